@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cli/: the command-line front ends. One binary, dispatched on its name:
+ *   pahole ...            (argv[0] basename "pahole")
+ *   pfunct ...            (argv[0] basename "pfunct")
+ *   dwarf2btf pahole ...  / dwarf2btf pfunct ... / dwarf2btf <native command>
+ */
+#ifndef D2B_CLI_CLI_H
+#define D2B_CLI_CLI_H
+
+#include <stdio.h>
+
+#include "dwarf/dwarf.h"
+#include "elf/elf_file.h"
+#include "pipeline/cu_stream.h"
+
+/* Front ends: each returns the process exit status. argv[0] is the name the
+ * command was called by ("pahole", "pfunct", "dump-dies"...). */
+int pahole_main(int argc, char **argv);
+int pfunct_main(int argc, char **argv);
+int dump_dies_main(int argc, char **argv);
+int demo_main(int argc, char **argv);
+
+/* An ELF file opened for its DWARF. */
+struct cli_dwarf_input {
+	struct elf_file *elf;
+	struct dw_file dwarf;
+};
+
+/* Open PATH and index its DWARF. On failure err says why. */
+int cli_dwarf_open(struct cli_dwarf_input *in, const char *path,
+		   struct d2b_error *err);
+void cli_dwarf_close(struct cli_dwarf_input *in);
+
+/* Parse the value of -j / --jobs: NULL or "" means every CPU. Returns the
+ * thread count, or 0 on a malformed value. */
+unsigned cli_parse_jobs(const char *arg);
+
+/* Print "PROG: MSG" on stderr and return 1 (the exit status). */
+int cli_fail(const char *prog, const struct d2b_error *err);
+
+#endif

@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * dwarf/: our read-only DWARF 2-5 reader.
+ *
+ *   struct dw_file    the debug sections of one ELF and the index of its units
+ *                     (built once by dw_file_init, immutable afterwards: any
+ *                     number of threads may open units of it concurrently)
+ *   struct dw_cu      one unit opened for decoding by one thread: its
+ *                     abbreviation table and the bases from its root DIE,
+ *                     allocated in the caller's arena
+ *   struct dw_cursor  walks the DIEs of a dw_cu in pre-order
+ *   struct dw_attr    one decoded attribute value
+ *
+ * Values are normalised so callers never see forms they must resolve:
+ *   - references (ref1..8, ref_udata, ref_addr) become absolute offsets in the
+ *     unit's section (DW_CLS_REF); ref_sig8 keeps the signature (DW_CLS_REF_SIG)
+ *     and dw_file_type_unit_die() resolves it;
+ *   - strings (string, strp, line_strp, strx*, GNU_str_index) become pointers
+ *     into the mapped sections, checked to be NUL-terminated inside them;
+ *   - addresses (addr, addrx*, GNU_addr_index) become the address;
+ *   - loclistx / rnglistx become section offsets (DW_CLS_LOCLIST/RNGLIST with
+ *     .u the offset into .debug_loclists / .debug_rnglists);
+ *   - everything else keeps its raw value (data1..8, udata: .u; sdata,
+ *     implicit_const: .s; block, exprloc, data16: .block).
+ * Every read is bounds-checked; errors name file, section and offset.
+ */
+#ifndef D2B_DWARF_DWARF_H
+#define D2B_DWARF_DWARF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dwarf/dw_const.h"
+#include "elf/elf_file.h"
+#include "util/arena.h"
+#include "util/error.h"
+
+/* Deepest DIE nesting we accept (real compilers stay far below). */
+#define DW_MAX_DEPTH 1024
+
+struct dw_section {
+	const char *name;
+	const uint8_t *data;	/* NULL when absent */
+	size_t size;
+};
+
+enum dw_section_id {
+	DW_SEC_INFO,
+	DW_SEC_TYPES,
+	DW_SEC_ABBREV,
+	DW_SEC_STR,
+	DW_SEC_LINE_STR,
+	DW_SEC_STR_OFFSETS,
+	DW_SEC_ADDR,
+	DW_SEC_LINE,
+	DW_SEC_LOC,
+	DW_SEC_LOCLISTS,
+	DW_SEC_RANGES,
+	DW_SEC_RNGLISTS,
+	DW_SEC_NR
+};
+
+/* One unit header, as found in .debug_info or .debug_types. */
+struct dw_unit {
+	uint64_t offset;	/* of the header, in its section */
+	uint64_t end;		/* one past the unit */
+	uint64_t first_die;	/* offset of the root DIE */
+	uint64_t abbrev_offset;
+	uint64_t signature;	/* type units */
+	uint64_t type_offset;	/* type units: absolute offset of the type DIE */
+	uint32_t index;		/* position in dw_file.units */
+	uint8_t version;	/* 2..5 */
+	uint8_t unit_type;	/* DW_UT_*; pre-v5 units get DW_UT_compile/type */
+	uint8_t addr_size;	/* 4 or 8 */
+	uint8_t offset_size;	/* 4 (32-bit DWARF) or 8 (64-bit DWARF) */
+	uint8_t section;	/* DW_SEC_INFO or DW_SEC_TYPES */
+};
+
+struct dw_sig_entry {
+	uint64_t signature;
+	uint32_t unit;
+};
+
+struct dw_file {
+	const char *path;
+	struct dw_section sec[DW_SEC_NR];
+	/* Units of .debug_info in section order, then those of .debug_types. */
+	struct dw_unit *units;
+	size_t nr_units;
+	size_t nr_info_units;	/* the first nr_info_units are in .debug_info */
+	/* Type units sorted by signature, for ref_sig8. */
+	struct dw_sig_entry *sigs;
+	size_t nr_sigs;
+	uint16_t machine;	/* EM_* of the ELF */
+};
+
+/* Load the debug sections of EF and index their units. Fails when the file
+ * has no .debug_info, or when a unit header is malformed; also fails with a
+ * clear message on DWARF we cannot read (.gnu_debugaltlink supplementary
+ * files, split DWARF skeletons without their .dwo). */
+int dw_file_init(struct dw_file *df, struct elf_file *ef, struct d2b_error *err);
+void dw_file_deinit(struct dw_file *df);
+
+/* Unit containing section offset OFF of section SEC, or NULL. */
+const struct dw_unit *dw_file_unit_at(const struct dw_file *df, int sec,
+				      uint64_t off);
+/* Type unit with this signature, or NULL. */
+const struct dw_unit *dw_file_type_unit(const struct dw_file *df, uint64_t sig);
+
+/* One abbreviation. */
+struct dw_abbrev_attr {
+	uint16_t name;
+	uint16_t form;
+	int64_t implicit_const;
+};
+
+struct dw_abbrev {
+	uint64_t code;
+	uint16_t tag;
+	bool has_children;
+	uint16_t nr_attrs;
+	/* When every attribute has a fixed size for this unit, the size of all of
+	 * them together (fast skipping); else -1. */
+	int32_t fixed_size;
+	struct dw_abbrev_attr *attrs;
+};
+
+struct dw_abbrev_table {
+	/* Codes 1..nr_dense are at dense[code-1] (NULL if unused); others are
+	 * in the sorted array sparse[]. */
+	struct dw_abbrev **dense;
+	size_t nr_dense;
+	struct dw_abbrev *sparse;
+	size_t nr_sparse;
+};
+
+/* A unit opened for decoding. Lives in the arena passed to dw_cu_open. */
+struct dw_cu {
+	const struct dw_file *file;
+	const struct dw_unit *unit;
+	const struct dw_section *sec;	/* .debug_info or .debug_types */
+	struct dw_abbrev_table abbrevs;
+	uint64_t str_offsets_base;	/* DW_AT_str_offsets_base (or header size) */
+	uint64_t addr_base;
+	uint64_t loclists_base;
+	uint64_t rnglists_base;
+	uint64_t low_pc;		/* base address for location lists */
+	bool has_str_offsets_base;
+	bool has_addr_base;
+	bool has_loclists_base;
+	bool has_rnglists_base;
+	struct arena *arena;
+};
+
+/* Decode the abbreviation table of unit UNIT and the bases of its root DIE. */
+int dw_cu_open(struct dw_cu *cu, const struct dw_file *df, size_t unit,
+	       struct arena *arena, struct d2b_error *err);
+
+const struct dw_abbrev *dw_cu_abbrev(const struct dw_cu *cu, uint64_t code);
+
+/* A DIE: where it is and its abbreviation (NULL abbrev: never returned). */
+struct dw_die {
+	uint64_t offset;		/* section offset */
+	const struct dw_abbrev *abbrev;
+	const uint8_t *attrs;		/* first attribute byte */
+	uint32_t depth;			/* 0 for the root */
+};
+
+static inline uint16_t dw_die_tag(const struct dw_die *die)
+{
+	return die->abbrev->tag;
+}
+
+static inline bool dw_die_has_children(const struct dw_die *die)
+{
+	return die->abbrev->has_children;
+}
+
+/*
+ * Pre-order DIE walk. dw_cursor_next() returns 1 with the next DIE (its
+ * depth in die->depth), 0 at the end of the unit, -1 on error. Skipping a
+ * subtree: dw_cursor_skip_children() right after receiving its DIE (uses
+ * DW_AT_sibling when present, else walks).
+ */
+struct dw_cursor {
+	const struct dw_cu *cu;
+	const uint8_t *pos;		/* next unread byte */
+	const uint8_t *end;
+	uint32_t depth;			/* depth of the next DIE */
+	struct dw_die last;		/* the DIE just returned */
+	bool last_attrs_skipped;	/* pos is past last's attributes */
+	uint64_t last_sibling;		/* DW_AT_sibling of last, 0 if none */
+};
+
+void dw_cursor_init(struct dw_cursor *c, const struct dw_cu *cu);
+/* Start at the DIE at section offset OFF (must be in the unit), depth 0. */
+int dw_cursor_init_at(struct dw_cursor *c, const struct dw_cu *cu,
+		      uint64_t off, struct d2b_error *err);
+int dw_cursor_next(struct dw_cursor *c, struct dw_die *die,
+		   struct d2b_error *err);
+int dw_cursor_skip_children(struct dw_cursor *c, struct d2b_error *err);
+
+/* Attribute value classes (see the top of this file). */
+enum dw_attr_class {
+	DW_CLS_NONE,
+	DW_CLS_UNSIGNED,	/* data1..8, udata, sec_offset: .u */
+	DW_CLS_SIGNED,		/* sdata, implicit_const: .s */
+	DW_CLS_FLAG,		/* flag, flag_present: .u */
+	DW_CLS_ADDR,		/* addr, addrx*: .u */
+	DW_CLS_REF,		/* absolute section offset: .u */
+	DW_CLS_REF_SIG,		/* ref_sig8: .u is the signature */
+	DW_CLS_STRING,		/* .str */
+	DW_CLS_BLOCK,		/* block*, exprloc, data16: .block */
+	DW_CLS_LOCLIST,		/* loclistx resolved: .u offset in .debug_loclists */
+	DW_CLS_RNGLIST,		/* rnglistx resolved: .u offset in .debug_rnglists */
+};
+
+struct dw_attr {
+	uint16_t name;
+	uint16_t form;
+	uint8_t cls;
+	union {
+		uint64_t u;
+		int64_t s;
+		const char *str;
+		struct {
+			const uint8_t *data;
+			uint64_t len;
+		} block;
+	};
+};
+
+/*
+ * Decode every attribute of DIE into OUT (at most MAX; extra ones are
+ * decoded and dropped). Returns the number of attributes of the DIE, or -1.
+ */
+int dw_die_attrs(const struct dw_cu *cu, const struct dw_die *die,
+		 struct dw_attr *out, size_t max, struct d2b_error *err);
+
+/* Decode one attribute of DIE by name. Returns 1 found, 0 absent, -1 error. */
+int dw_die_attr(const struct dw_cu *cu, const struct dw_die *die,
+		uint16_t name, struct dw_attr *out, struct d2b_error *err);
+
+/* Convenience: integer value of a constant-class attribute (data*, udata,
+ * sdata, implicit_const, flag): true on success. */
+bool dw_attr_int(const struct dw_attr *a, int64_t *val);
+
+/* Names for messages and dumps ("DW_TAG_structure_type", or "0x4109"). */
+const char *dw_tag_name(unsigned tag, char buf[16]);
+const char *dw_at_name(unsigned at, char buf[16]);
+const char *dw_form_name(unsigned form, char buf[16]);
+
+/* ---- line tables (dw_line.c) ---- */
+
+/* The file names of a unit's line table, indexed as DW_AT_decl_file values
+ * index them (v5: 0-based; v2-4: 1-based, entry 0 is the CU's name). Each
+ * name is "dir/file" as pahole prints it. */
+struct dw_line_files {
+	const char **names;
+	size_t nr;
+};
+
+int dw_cu_line_files(const struct dw_cu *cu, uint64_t stmt_list,
+		     const char *comp_name, const char *comp_dir,
+		     struct dw_line_files *out, struct d2b_error *err);
+
+/* ---- locations (dw_loc.c) ---- */
+
+/* Where a parameter lives at its function's entry. */
+enum dw_loc_kind {
+	DW_LOC_NONE,		/* no location: optimized out */
+	DW_LOC_REG,		/* in register .reg */
+	DW_LOC_STACK,		/* in memory (fbreg, breg, addr...) */
+	DW_LOC_OTHER,		/* computed, implicit, entry_value, pieces */
+};
+
+struct dw_loc_summary {
+	uint8_t kind;
+	uint16_t reg;		/* DWARF register number for DW_LOC_REG */
+};
+
+/*
+ * Summarise a DW_AT_location: an exprloc, or a location list (loclistx,
+ * sec_offset into .debug_loc/.debug_loclists). For lists, the entry that
+ * covers the function's entry pc (LOW_PC) is used; if none covers it, the
+ * first entry.
+ */
+int dw_location_summary(const struct dw_cu *cu, const struct dw_attr *loc,
+			uint64_t entry_pc, struct dw_loc_summary *out,
+			struct d2b_error *err);
+
+/* Read helpers shared by the reader's files (bounds-checked by callers). */
+int dw_error(const struct dw_cu *cu, const uint8_t *at, struct d2b_error *err,
+	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+#endif

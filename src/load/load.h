@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * load/load.h: decode one compile unit's DIEs into a cu_model.
+ *
+ * Runs on a worker thread: it reads only the immutable dw_file and allocates
+ * only in the new cu_model's own arena. Type units (DWARF 4 .debug_types and
+ * DWARF 5 DW_UT_type) are decoded like compile units.
+ */
+#ifndef D2B_LOAD_LOAD_H
+#define D2B_LOAD_LOAD_H
+
+#include "dwarf/dwarf.h"
+#include "load/model.h"
+
+struct load_options {
+	bool skip_functions;	/* types only (pahole without function needs) */
+	bool skip_locations;	/* do not summarise parameter locations */
+	bool skip_line_files;	/* do not read the line table for decl_file */
+};
+
+/* Returns the unit's model, or NULL with err set. */
+struct cu_model *load_cu(const struct dw_file *df, size_t unit,
+			 const struct load_options *opts, struct d2b_error *err);
+
+#endif

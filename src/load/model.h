@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * load/model.h: the type model every printer and the BTF encoder work on.
+ *
+ * It barely mentions DWARF: the DWARF loader (load_cu.c) and later the BTF
+ * loader fill the same structures. One struct cu_model holds everything
+ * decoded from one compile unit, allocated in the unit's arena and freed at
+ * once with cu_model_destroy().
+ *
+ *   cu_model
+ *     ├── types[]      every type in DIE order, including types nested in
+ *     │                structs or functions; type->id is its index
+ *     ├── functions[]  every DW_TAG_subprogram (definitions, declarations,
+ *     │                abstract instances), in DIE order, nested ones too
+ *     └── variables[]  every top-level and static DW_TAG_variable
+ *
+ * References between types are pointers within the same cu_model. The
+ * "void" type is NULL. A reference we cannot resolve inside the unit (a
+ * DW_FORM_ref_addr into another unit, or ref_sig8) points to a TK_UNRESOLVED
+ * placeholder carrying the target's offset.
+ *
+ * Strings point into the mapped file or into the arena; they live as long as
+ * both the cu_model and the file are open.
+ */
+#ifndef D2B_LOAD_MODEL_H
+#define D2B_LOAD_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/arena.h"
+
+enum type_kind {
+	TK_BASE,		/* int, char, float, _Bool... (see base.encoding) */
+	TK_POINTER,
+	TK_REFERENCE,		/* C++ & */
+	TK_RVALUE_REFERENCE,	/* C++ && */
+	TK_PTR_TO_MEMBER,	/* C++ T C::* */
+	TK_CONST,
+	TK_VOLATILE,
+	TK_RESTRICT,
+	TK_ATOMIC,
+	TK_TYPEDEF,
+	TK_STRUCT,
+	TK_UNION,
+	TK_CLASS,
+	TK_ENUM,
+	TK_ARRAY,
+	TK_FUNC_PROTO,		/* DW_TAG_subroutine_type */
+	TK_UNSPECIFIED,		/* DW_TAG_unspecified_type (void in C++ nullptr_t...) */
+	TK_UNRESOLVED,		/* a reference we could not follow: see target_offset */
+	TK_NR
+};
+
+/* btf_type_tag / btf_decl_tag annotations (DW_TAG_LLVM_annotation). */
+struct annotation {
+	const char *name;	/* "btf_type_tag" or "btf_decl_tag" */
+	const char *value;
+	struct annotation *next;
+};
+
+struct member {
+	const char *name;	/* NULL for anonymous members */
+	struct type *type;
+	/* Offset of the member from the start of its struct, in bits, as
+	 * DW_AT_data_bit_offset gives it (the old DW_AT_bit_offset form is
+	 * converted). For non-bit-fields: 8 * DW_AT_data_member_location. */
+	uint64_t bit_offset;
+	uint32_t bit_size;	/* 0 unless a bit-field */
+	uint32_t byte_size;	/* DW_AT_byte_size of the member, 0 if absent */
+	uint32_t alignment;	/* DW_AT_alignment, 0 if absent */
+	uint64_t die_offset;
+	uint32_t decl_file, decl_line;
+	bool is_static;		/* C++ static data member (declaration) */
+	bool offset_is_expr;	/* location was an expression we evaluated */
+	uint8_t accessibility;	/* DW_ACCESS_*, 0 if absent */
+	struct annotation *tags;
+};
+
+struct enumerator {
+	const char *name;
+	int64_t value;		/* two's complement; see enumeration.is_signed */
+};
+
+struct array_dim {
+	uint64_t count;		/* elements */
+	bool flexible;		/* no count / upper bound: [] */
+};
+
+struct param {
+	const char *name;	/* NULL when unnamed */
+	struct type *type;
+	uint64_t die_offset;
+	/* Where the parameter lives at function entry (functions only). */
+	uint8_t loc_kind;	/* dw_loc_kind: NONE, REG, STACK, OTHER */
+	uint16_t loc_reg;
+	bool has_location;	/* DW_AT_location or DW_AT_const_value present */
+	bool optimized_out;	/* no location and not a declaration */
+	struct annotation *tags;
+	/* For concrete instances: the abstract parameter (DW_AT_abstract_origin),
+	 * NULL otherwise. */
+	const struct param *origin;
+};
+
+struct type {
+	uint8_t kind;		/* enum type_kind */
+	bool declaration;	/* DW_AT_declaration: a forward declaration */
+	bool is_packed;		/* computed by printers; loader leaves false */
+	uint16_t cu_lang;	/* DW_LANG_* of the unit */
+	uint32_t id;		/* index in cu_model.types */
+	const char *name;	/* NULL when anonymous */
+	uint64_t size;		/* bytes: base, pointers, struct/union/enum; 0 if none */
+	struct type *type;	/* pointee, qualified, aliased, element, return
+				 * type, enum underlying type; NULL is void */
+	uint64_t die_offset;
+	uint32_t decl_file, decl_line;
+	uint32_t alignment;	/* DW_AT_alignment, 0 if absent */
+	struct annotation *tags;
+	union {
+		struct {
+			uint16_t encoding;	/* DW_ATE_* */
+			uint16_t bit_size;	/* DW_AT_bit_size, 0 if absent */
+		} base;
+		struct {		/* TK_STRUCT, TK_UNION, TK_CLASS */
+			struct member *members;	/* data members in order */
+			uint32_t nr_members;
+			/* Types defined inside (C++ nested types; C: none) */
+			uint32_t nr_nested;
+			struct type **nested;
+		} composite;
+		struct {		/* TK_ENUM */
+			struct enumerator *values;
+			uint32_t nr_values;
+			bool is_signed;
+		} enumeration;
+		struct {		/* TK_ARRAY */
+			struct array_dim *dims;
+			uint32_t nr_dims;
+		} array;
+		struct {		/* TK_FUNC_PROTO */
+			struct param *params;
+			uint32_t nr_params;
+			bool varargs;
+			bool prototyped;
+		} proto;
+		struct {		/* TK_PTR_TO_MEMBER */
+			struct type *containing;
+		} ptr_to_member;
+		struct {		/* TK_UNRESOLVED */
+			uint64_t target_offset;
+		} unresolved;
+	};
+};
+
+struct function {
+	const char *name;		/* after following origin/specification */
+	const char *linkage_name;
+	struct type *ret;		/* NULL: void */
+	struct param *params;
+	uint32_t nr_params;
+	bool varargs;
+	bool prototyped;
+	bool external;			/* DW_AT_external */
+	bool declaration;		/* DW_AT_declaration */
+	bool has_addr;			/* DW_AT_low_pc present */
+	bool is_abstract;		/* has DW_AT_inline (abstract instance root) */
+	bool is_inlined_instance;	/* DW_TAG_inlined_subroutine (not listed) */
+	uint8_t inline_attr;		/* DW_INL_* value, 0 if absent */
+	uint8_t calling_convention;	/* DW_CC_*, DW_CC_normal if absent */
+	uint64_t low_pc, high_pc;	/* high_pc made absolute */
+	uint64_t die_offset;
+	uint64_t origin_offset;		/* DW_AT_abstract_origin target, 0 if none */
+	uint64_t specification_offset;	/* DW_AT_specification target, 0 if none */
+	uint32_t decl_file, decl_line;
+	struct annotation *tags;	/* btf_decl_tag of the function */
+	/* Sizes for pfunct -s and friends. */
+	uint32_t nr_lexblocks, nr_variables, nr_inline_expansions;
+};
+
+struct variable {
+	const char *name;
+	const char *linkage_name;
+	struct type *type;
+	bool external;
+	bool declaration;
+	bool has_addr;			/* location is a single DW_OP_addr(x) */
+	uint64_t addr;
+	uint64_t die_offset;
+	uint64_t specification_offset;
+	uint32_t decl_file, decl_line;
+	bool is_static_local;		/* declared inside a function */
+	struct annotation *tags;
+};
+
+struct cu_model {
+	struct arena arena;
+	uint32_t index;			/* unit index in the file */
+	uint64_t offset;		/* unit header offset */
+	const char *name;		/* DW_AT_name of the unit */
+	const char *comp_dir;
+	const char *producer;
+	uint16_t language;		/* DW_LANG_* */
+	uint8_t addr_size;
+	uint8_t dwarf_version;
+
+	struct type **types;
+	uint32_t nr_types;
+	struct function *functions;
+	uint32_t nr_functions;
+	struct variable *variables;
+	uint32_t nr_variables;
+
+	/* decl_file index -> "dir/file", as the line table names them. */
+	const char **files;
+	uint32_t nr_files;
+};
+
+void cu_model_destroy(struct cu_model *cu);	/* accepts NULL */
+
+/* Lookups within one unit (linear or hashed: callers must not assume order). */
+struct type *cu_model_type_at_offset(const struct cu_model *cu, uint64_t die_offset);
+const struct function *cu_model_function_at_offset(const struct cu_model *cu,
+						   uint64_t die_offset);
+
+/* decl_file name, or "" when unknown. */
+const char *cu_model_file_name(const struct cu_model *cu, uint32_t decl_file);
+
+#endif
