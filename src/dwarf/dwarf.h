@@ -36,6 +36,8 @@
 #include "util/arena.h"
 #include "util/error.h"
 
+struct dw_attr;
+
 /* Deepest DIE nesting we accept (real compilers stay far below). */
 #define DW_MAX_DEPTH 1024
 
@@ -190,6 +192,8 @@ struct dw_cursor {
 	uint32_t depth;			/* depth of the next DIE */
 	struct dw_die last;		/* the DIE just returned */
 	bool last_attrs_skipped;	/* pos is past last's attributes */
+	bool last_children_skipped;	/* last's subtree was skipped */
+	bool started;			/* a DIE has been returned */
 	uint64_t last_sibling;		/* DW_AT_sibling of last, 0 if none */
 };
 
@@ -200,6 +204,10 @@ int dw_cursor_init_at(struct dw_cursor *c, const struct dw_cu *cu,
 int dw_cursor_next(struct dw_cursor *c, struct dw_die *die,
 		   struct d2b_error *err);
 int dw_cursor_skip_children(struct dw_cursor *c, struct d2b_error *err);
+/* Decode the attributes of the DIE just returned (as dw_die_attrs) and move
+ * past them, so the walk does not parse them twice. Records DW_AT_sibling. */
+int dw_cursor_attrs(struct dw_cursor *c, struct dw_attr *out, size_t max,
+		    struct d2b_error *err);
 
 /* Attribute value classes (see the top of this file). */
 enum dw_attr_class {

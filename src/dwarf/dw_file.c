@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* dw_file: the debug sections of one ELF and the index of its unit headers. */
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dwarf/dwarf.h"
+#include "dwarf/dw_read.h"
+
+static const char *const section_names[DW_SEC_NR] = {
+	[DW_SEC_INFO] = ".debug_info",
+	[DW_SEC_TYPES] = ".debug_types",
+	[DW_SEC_ABBREV] = ".debug_abbrev",
+	[DW_SEC_STR] = ".debug_str",
+	[DW_SEC_LINE_STR] = ".debug_line_str",
+	[DW_SEC_STR_OFFSETS] = ".debug_str_offsets",
+	[DW_SEC_ADDR] = ".debug_addr",
+	[DW_SEC_LINE] = ".debug_line",
+	[DW_SEC_LOC] = ".debug_loc",
+	[DW_SEC_LOCLISTS] = ".debug_loclists",
+	[DW_SEC_RANGES] = ".debug_ranges",
+	[DW_SEC_RNGLISTS] = ".debug_rnglists",
+};
+
+static int unit_error(const struct dw_file *df, int sec, uint64_t off,
+		      struct d2b_error *err, const char *what)
+{
+	return d2b_error_at(err, df->path, section_names[sec], off,
+			    "bad unit header: %s", what);
+}
+
+/* Parse the unit header at OFF of section SEC into U. */
+static int parse_unit_header(const struct dw_file *df, int sec, uint64_t off,
+			     struct dw_unit *u, struct d2b_error *err)
+{
+	const struct dw_section *s = &df->sec[sec];
+	const uint8_t *p = s->data + off, *end = s->data + s->size, *unit_end;
+	uint32_t len32;
+	uint64_t len, abbrev_off;
+	uint16_t version;
+	uint8_t unit_type, addr_size;
+
+	memset(u, 0, sizeof(*u));
+	u->offset = off;
+	u->section = (uint8_t)sec;
+	if (!rd_u32(&p, end, &len32))
+		return unit_error(df, sec, off, err, "truncated unit length");
+	if (len32 == 0xffffffff) {
+		if (!rd_u64(&p, end, &len))
+			return unit_error(df, sec, off, err, "truncated 64-bit unit length");
+		u->offset_size = 8;
+	} else if (len32 >= 0xfffffff0) {
+		return unit_error(df, sec, off, err, "reserved unit length value");
+	} else {
+		len = len32;
+		u->offset_size = 4;
+	}
+	if (len > (uint64_t)(end - p))
+		return d2b_error_at(err, df->path, section_names[sec], off,
+				    "unit length 0x%llx runs past the end of the section (0x%zx bytes)",
+				    (unsigned long long)len, s->size);
+	unit_end = p + len;
+	u->end = (uint64_t)(unit_end - s->data);
+	if (!rd_u16(&p, unit_end, &version))
+		return unit_error(df, sec, off, err, "truncated version");
+	if (version < 2 || version > 5)
+		return d2b_error_at(err, df->path, section_names[sec], off,
+				    "unsupported DWARF version %u", version);
+	u->version = (uint8_t)version;
+	if (version >= 5) {
+		if (!rd_u8(&p, unit_end, &unit_type) || !rd_u8(&p, unit_end, &addr_size) ||
+		    !rd_uN(&p, unit_end, u->offset_size, &abbrev_off))
+			return unit_error(df, sec, off, err, "truncated header");
+	} else {
+		if (!rd_uN(&p, unit_end, u->offset_size, &abbrev_off) ||
+		    !rd_u8(&p, unit_end, &addr_size))
+			return unit_error(df, sec, off, err, "truncated header");
+		unit_type = sec == DW_SEC_TYPES ? DW_UT_type : DW_UT_compile;
+	}
+	u->unit_type = unit_type;
+	u->abbrev_offset = abbrev_off;
+	u->addr_size = addr_size;
+	if (addr_size != 4 && addr_size != 8 && addr_size != 2)
+		return d2b_error_at(err, df->path, section_names[sec], off,
+				    "unsupported address size %u", addr_size);
+	if (abbrev_off >= df->sec[DW_SEC_ABBREV].size)
+		return d2b_error_at(err, df->path, section_names[sec], off,
+				    "abbreviation offset 0x%llx is past the end of .debug_abbrev",
+				    (unsigned long long)abbrev_off);
+	switch (unit_type) {
+	case DW_UT_compile:
+	case DW_UT_partial:
+		break;
+	case DW_UT_skeleton:
+	case DW_UT_split_compile: {
+		uint64_t dwo_id;
+		if (!rd_u64(&p, unit_end, &dwo_id))
+			return unit_error(df, sec, off, err, "truncated dwo_id");
+		u->signature = dwo_id;
+		break;
+	}
+	case DW_UT_type:
+	case DW_UT_split_type: {
+		uint64_t type_off;
+		if (!rd_u64(&p, unit_end, &u->signature) ||
+		    !rd_uN(&p, unit_end, u->offset_size, &type_off))
+			return unit_error(df, sec, off, err, "truncated type unit header");
+		if (type_off >= len + (u->offset_size == 8 ? 12 : 4))
+			return unit_error(df, sec, off, err, "type offset outside the unit");
+		u->type_offset = off + type_off;
+		break;
+	}
+	default:
+		return d2b_error_at(err, df->path, section_names[sec], off,
+				    "unknown unit type 0x%x", unit_type);
+	}
+	u->first_die = (uint64_t)(p - s->data);
+	if (u->first_die >= u->end)
+		return unit_error(df, sec, off, err, "unit has no DIEs");
+	return 0;
+}
+
+static int index_units(struct dw_file *df, int sec, size_t *cap,
+		       struct d2b_error *err)
+{
+	const struct dw_section *s = &df->sec[sec];
+	uint64_t off = 0;
+
+	if (!s->data)
+		return 0;
+	while (off < s->size) {
+		struct dw_unit u;
+
+		if (parse_unit_header(df, sec, off, &u, err))
+			return -1;
+		if (df->nr_units == *cap) {
+			size_t ncap = *cap ? *cap * 2 : 64;
+			struct dw_unit *n = realloc(df->units, ncap * sizeof(*n));
+			if (!n)
+				return d2b_error_oom(err);
+			df->units = n;
+			*cap = ncap;
+		}
+		u.index = (uint32_t)df->nr_units;
+		df->units[df->nr_units++] = u;
+		off = u.end;
+	}
+	return 0;
+}
+
+static int cmp_sig(const void *a, const void *b)
+{
+	const struct dw_sig_entry *x = a, *y = b;
+
+	if (x->signature != y->signature)
+		return x->signature < y->signature ? -1 : 1;
+	return x->unit < y->unit ? -1 : x->unit > y->unit;
+}
+
+static int index_signatures(struct dw_file *df, struct d2b_error *err)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < df->nr_units; i++)
+		if (df->units[i].unit_type == DW_UT_type ||
+		    df->units[i].unit_type == DW_UT_split_type)
+			n++;
+	if (!n)
+		return 0;
+	df->sigs = calloc(n, sizeof(*df->sigs));
+	if (!df->sigs)
+		return d2b_error_oom(err);
+	for (size_t i = 0; i < df->nr_units; i++) {
+		const struct dw_unit *u = &df->units[i];
+		if (u->unit_type == DW_UT_type || u->unit_type == DW_UT_split_type) {
+			df->sigs[df->nr_sigs].signature = u->signature;
+			df->sigs[df->nr_sigs].unit = u->index;
+			df->nr_sigs++;
+		}
+	}
+	qsort(df->sigs, df->nr_sigs, sizeof(*df->sigs), cmp_sig);
+	return 0;
+}
+
+int dw_file_init(struct dw_file *df, struct elf_file *ef, struct d2b_error *err)
+{
+	size_t cap = 0;
+
+	memset(df, 0, sizeof(*df));
+	df->path = elf_file_path(ef);
+	df->machine = elf_file_machine(ef);
+	for (int i = 0; i < DW_SEC_NR; i++) {
+		const struct elf_section *s = elf_file_load_section(ef, section_names[i], err);
+
+		df->sec[i].name = section_names[i];
+		if (!s) {
+			if (err && err->set)
+				goto fail;
+			continue;
+		}
+		if (s->type == SHT_NOBITS)
+			continue;
+		df->sec[i].data = s->data;
+		df->sec[i].size = s->size;
+	}
+	if (!df->sec[DW_SEC_INFO].data || !df->sec[DW_SEC_INFO].size) {
+		d2b_error_set(err, "%s: no DWARF debug info (.debug_info section missing or empty)",
+			      df->path);
+		goto fail;
+	}
+	if (!elf_file_is_little_endian(ef)) {
+		d2b_error_set(err, "%s: big-endian ELF files are not supported", df->path);
+		goto fail;
+	}
+	if (!df->sec[DW_SEC_ABBREV].data) {
+		d2b_error_set(err, "%s: .debug_abbrev section missing", df->path);
+		goto fail;
+	}
+	if (index_units(df, DW_SEC_INFO, &cap, err))
+		goto fail;
+	df->nr_info_units = df->nr_units;
+	if (index_units(df, DW_SEC_TYPES, &cap, err) || index_signatures(df, err))
+		goto fail;
+	return 0;
+fail:
+	dw_file_deinit(df);
+	return -1;
+}
+
+void dw_file_deinit(struct dw_file *df)
+{
+	free(df->units);
+	free(df->sigs);
+	df->units = NULL;
+	df->sigs = NULL;
+	df->nr_units = df->nr_info_units = df->nr_sigs = 0;
+}
+
+const struct dw_unit *dw_file_unit_at(const struct dw_file *df, int sec,
+				      uint64_t off)
+{
+	size_t lo, hi;
+
+	if (sec == DW_SEC_INFO) {
+		lo = 0;
+		hi = df->nr_info_units;
+	} else {
+		lo = df->nr_info_units;
+		hi = df->nr_units;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct dw_unit *u = &df->units[mid];
+
+		if (off < u->offset)
+			hi = mid;
+		else if (off >= u->end)
+			lo = mid + 1;
+		else
+			return u;
+	}
+	return NULL;
+}
+
+const struct dw_unit *dw_file_type_unit(const struct dw_file *df, uint64_t sig)
+{
+	size_t lo = 0, hi = df->nr_sigs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (df->sigs[mid].signature < sig)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < df->nr_sigs && df->sigs[lo].signature == sig)
+		return &df->units[df->sigs[lo].unit];
+	return NULL;
+}

@@ -1,0 +1,1247 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The CU decoder: one pre-order walk over a unit's DIEs builds its cu_model.
+ *
+ * Every object is allocated in the model's arena at a stable address.
+ * Children (members, parameters, enumerators, dimensions) are collected on
+ * per-kind scratch stacks while their parent's scope is open and copied
+ * into arena arrays when it closes. Type references are recorded as
+ * (slot, DIE offset) fix-ups and resolved after the walk, because DWARF
+ * references point forwards as often as backwards.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "load/load.h"
+#include "util/vec.h"
+
+#define MAX_ATTRS 64
+
+/* The attributes of one DIE that the model uses. */
+struct die_info {
+	const char *name, *linkage_name, *comp_dir, *producer;
+	uint64_t type_off, origin_off, spec_off;
+	uint64_t byte_size, bit_size, encoding, alignment;
+	uint64_t data_bit_offset, old_bit_offset, member_location;
+	uint64_t low_pc, high_pc, decl_file, decl_line, language, stmt_list;
+	uint64_t count, upper_bound;
+	int64_t const_value;
+	uint8_t inline_attr, calling_convention, accessibility;
+	bool has_type, has_origin, has_spec, has_byte_size, has_bit_size;
+	bool has_data_bit_offset, has_old_bit_offset, has_member_location;
+	bool member_location_is_expr, member_location_bad;
+	bool has_low_pc, has_high_pc, high_pc_is_offset, has_count, has_upper_bound;
+	bool upper_bound_minus_one, has_const_value, has_location, has_stmt_list;
+	bool declaration, external, prototyped, const_value_is_string;
+	const char *const_value_str;
+	struct dw_attr location;
+};
+
+struct fixup {
+	struct type **slot;
+	uint64_t off;
+};
+
+DEFINE_VEC(fixup_vec, struct fixup)
+DEFINE_VEC(type_vec, struct type *)
+DEFINE_VEC(func_vec, struct function *)
+DEFINE_VEC(var_vec, struct variable *)
+DEFINE_VEC(member_vec, struct member)
+DEFINE_VEC(param_vec, struct param)
+DEFINE_VEC(u64_vec, uint64_t)
+DEFINE_VEC(enumerator_vec, struct enumerator)
+DEFINE_VEC(dim_vec, struct array_dim)
+
+enum scope_kind {
+	SCOPE_UNIT,
+	SCOPE_COMPOSITE,
+	SCOPE_ENUM,
+	SCOPE_ARRAY,
+	SCOPE_PROTO,
+	SCOPE_FUNCTION,
+	SCOPE_BLOCK,		/* lexical block or inlined subroutine inside a function */
+	SCOPE_NAMESPACE,
+	SCOPE_POINTER,		/* pointer-like type whose children are annotations */
+	SCOPE_OTHER,		/* children read only for nested types */
+};
+
+struct scope {
+	uint32_t depth;
+	uint8_t kind;
+	struct type *type;		/* composite, enum, array, proto, pointer */
+	struct function *func;		/* function, or enclosing function of a block */
+	size_t first;			/* start in the scratch stack of its children */
+	bool has_varargs;
+};
+
+struct loader {
+	const struct dw_file *df;
+	struct dw_cu dcu;
+	struct dw_cursor cur;
+	struct cu_model *cu;
+	const struct load_options *opts;
+	struct d2b_error *err;
+
+	struct fixup_vec fixups;
+	struct type_vec types;
+	struct func_vec funcs;
+	struct var_vec vars;
+	struct member_vec members;
+	struct u64_vec member_type_offs;
+	struct param_vec params;
+	struct u64_vec param_type_offs;
+	struct u64_vec param_origin_offs;
+	struct enumerator_vec enumerators;
+	struct dim_vec dims;
+	/* All parameters of functions, for resolving abstract origins. */
+	struct param_vec_ptr {
+		struct param **data;
+		size_t len, cap;
+	} all_params;
+	struct u64_vec all_param_origin;
+
+	struct scope scopes[DW_MAX_DEPTH + 2];
+	int top;
+};
+
+static void loader_free_scratch(struct loader *l)
+{
+	fixup_vec_free(&l->fixups);
+	type_vec_free(&l->types);
+	func_vec_free(&l->funcs);
+	var_vec_free(&l->vars);
+	member_vec_free(&l->members);
+	u64_vec_free(&l->member_type_offs);
+	param_vec_free(&l->params);
+	u64_vec_free(&l->param_type_offs);
+	u64_vec_free(&l->param_origin_offs);
+	enumerator_vec_free(&l->enumerators);
+	dim_vec_free(&l->dims);
+	free(l->all_params.data);
+	u64_vec_free(&l->all_param_origin);
+}
+
+static int oom(struct loader *l)
+{
+	return d2b_error_oom(l->err);
+}
+
+static int add_fixup(struct loader *l, struct type **slot, uint64_t off)
+{
+	*slot = NULL;
+	return fixup_vec_push(&l->fixups, (struct fixup){ slot, off }) ? oom(l) : 0;
+}
+
+static int die_error(struct loader *l, const struct dw_die *die, const char *what)
+{
+	return d2b_error_at(l->err, l->df->path, l->dcu.sec->name, die->offset, "%s", what);
+}
+
+/* Constant value of a data-class attribute for sizes and offsets. */
+static bool attr_udata(const struct dw_attr *a, uint64_t *v)
+{
+	if (a->cls == DW_CLS_UNSIGNED || a->cls == DW_CLS_FLAG) {
+		*v = a->u;
+		return true;
+	}
+	if (a->cls == DW_CLS_SIGNED) {
+		*v = (uint64_t)a->s;
+		return true;
+	}
+	return false;
+}
+
+/* DW_AT_data_member_location given as an expression: the forms compilers
+ * emit are DW_OP_plus_uconst N and DW_OP_constu N (DWARF 2). */
+static bool eval_member_location(const struct dw_attr *a, uint64_t *v)
+{
+	const uint8_t *p = a->block.data, *end = p + a->block.len;
+	uint64_t r = 0;
+	unsigned shift = 0;
+
+	if (a->block.len < 2 || (p[0] != DW_OP_plus_uconst && p[0] != DW_OP_constu))
+		return false;
+	for (p++; p < end; p++) {
+		if (shift < 64)
+			r |= (uint64_t)(*p & 0x7f) << shift;
+		shift += 7;
+		if (!(*p & 0x80)) {
+			*v = r;
+			return p + 1 == end;
+		}
+	}
+	return false;
+}
+
+static int read_die(struct loader *l, const struct dw_die *die, struct die_info *di)
+{
+	struct dw_attr attrs[MAX_ATTRS];
+	int n = dw_cursor_attrs(&l->cur, attrs, MAX_ATTRS, l->err);
+
+	if (n < 0)
+		return -1;
+	if (n > MAX_ATTRS)
+		n = MAX_ATTRS;
+	memset(di, 0, sizeof(*di));
+	for (int i = 0; i < n; i++) {
+		const struct dw_attr *a = &attrs[i];
+		uint64_t v = 0;
+
+		switch (a->name) {
+		case DW_AT_name:
+			if (a->cls == DW_CLS_STRING)
+				di->name = a->str;
+			break;
+		case DW_AT_linkage_name:
+		case DW_AT_MIPS_linkage_name:
+			if (a->cls == DW_CLS_STRING)
+				di->linkage_name = a->str;
+			break;
+		case DW_AT_comp_dir:
+			if (a->cls == DW_CLS_STRING)
+				di->comp_dir = a->str;
+			break;
+		case DW_AT_producer:
+			if (a->cls == DW_CLS_STRING)
+				di->producer = a->str;
+			break;
+		case DW_AT_type:
+		case DW_AT_abstract_origin:
+		case DW_AT_specification: {
+			uint64_t off;
+			bool *has = a->name == DW_AT_type ? &di->has_type :
+				    a->name == DW_AT_abstract_origin ? &di->has_origin : &di->has_spec;
+			uint64_t *dst = a->name == DW_AT_type ? &di->type_off :
+					a->name == DW_AT_abstract_origin ? &di->origin_off : &di->spec_off;
+			if (a->cls == DW_CLS_REF) {
+				off = a->u;
+			} else if (a->cls == DW_CLS_REF_SIG) {
+				const struct dw_unit *tu = dw_file_type_unit(l->df, a->u);
+				if (!tu)
+					return die_error(l, die, "DW_FORM_ref_sig8 names a type unit that does not exist");
+				/* Encode "another unit" with the type unit's type offset;
+				 * it is never inside this unit, so it stays unresolved. */
+				off = tu->type_offset;
+			} else {
+				break;
+			}
+			*has = true;
+			*dst = off;
+			break;
+		}
+		case DW_AT_byte_size:
+			di->has_byte_size = attr_udata(a, &di->byte_size);
+			break;
+		case DW_AT_bit_size:
+			di->has_bit_size = attr_udata(a, &di->bit_size);
+			break;
+		case DW_AT_encoding:
+			attr_udata(a, &di->encoding);
+			break;
+		case DW_AT_alignment:
+			attr_udata(a, &di->alignment);
+			break;
+		case DW_AT_data_bit_offset:
+			di->has_data_bit_offset = attr_udata(a, &di->data_bit_offset);
+			break;
+		case DW_AT_bit_offset:
+			di->has_old_bit_offset = attr_udata(a, &di->old_bit_offset);
+			break;
+		case DW_AT_data_member_location:
+			if (a->cls == DW_CLS_BLOCK) {
+				di->has_member_location = true;
+				di->member_location_is_expr = true;
+				if (!eval_member_location(a, &di->member_location))
+					di->member_location_bad = true;
+			} else if (attr_udata(a, &di->member_location)) {
+				di->has_member_location = true;
+			}
+			break;
+		case DW_AT_low_pc:
+			if (a->cls == DW_CLS_ADDR) {
+				di->has_low_pc = true;
+				di->low_pc = a->u;
+			}
+			break;
+		case DW_AT_high_pc:
+			if (a->cls == DW_CLS_ADDR) {
+				di->has_high_pc = true;
+				di->high_pc = a->u;
+			} else if (attr_udata(a, &di->high_pc)) {
+				di->has_high_pc = true;
+				di->high_pc_is_offset = true;
+			}
+			break;
+		case DW_AT_decl_file:
+			attr_udata(a, &di->decl_file);
+			break;
+		case DW_AT_decl_line:
+			attr_udata(a, &di->decl_line);
+			break;
+		case DW_AT_language:
+			attr_udata(a, &di->language);
+			break;
+		case DW_AT_stmt_list:
+			di->has_stmt_list = attr_udata(a, &di->stmt_list);
+			break;
+		case DW_AT_count:
+			di->has_count = attr_udata(a, &di->count);
+			break;
+		case DW_AT_upper_bound:
+			di->has_upper_bound = attr_udata(a, &di->upper_bound);
+			if (di->has_upper_bound) {
+				/* -1 in any width means "no elements" ([0]). */
+				if ((a->cls == DW_CLS_SIGNED && a->s == -1) ||
+				    (a->form == DW_FORM_data1 && v == 0 && a->u == 0xff) ||
+				    (a->form == DW_FORM_data2 && a->u == 0xffff) ||
+				    (a->form == DW_FORM_data4 && a->u == 0xffffffffu) ||
+				    (a->form == DW_FORM_data8 && a->u == UINT64_MAX))
+					di->upper_bound_minus_one = true;
+			}
+			break;
+		case DW_AT_const_value:
+			if (a->cls == DW_CLS_STRING) {
+				di->has_const_value = true;
+				di->const_value_is_string = true;
+				di->const_value_str = a->str;
+			} else if (a->cls == DW_CLS_SIGNED) {
+				di->has_const_value = true;
+				di->const_value = a->s;
+			} else if (a->cls == DW_CLS_UNSIGNED) {
+				di->has_const_value = true;
+				di->const_value = (int64_t)a->u;
+			} else if (a->cls == DW_CLS_BLOCK) {
+				di->has_const_value = true;
+			}
+			break;
+		case DW_AT_location:
+			di->has_location = true;
+			di->location = *a;
+			break;
+		case DW_AT_declaration:
+			di->declaration = a->u != 0;
+			break;
+		case DW_AT_external:
+			di->external = a->u != 0;
+			break;
+		case DW_AT_prototyped:
+			di->prototyped = a->u != 0;
+			break;
+		case DW_AT_inline:
+			attr_udata(a, &v);
+			di->inline_attr = (uint8_t)v;
+			break;
+		case DW_AT_calling_convention:
+			attr_udata(a, &v);
+			di->calling_convention = (uint8_t)v;
+			break;
+		case DW_AT_accessibility:
+			attr_udata(a, &v);
+			di->accessibility = (uint8_t)v;
+			break;
+		}
+	}
+	return 0;
+}
+
+static struct scope *push_scope(struct loader *l, const struct dw_die *die, uint8_t kind)
+{
+	struct scope *s = &l->scopes[++l->top];
+
+	memset(s, 0, sizeof(*s));
+	s->depth = die->depth;
+	s->kind = kind;
+	if (l->top > 0 && (l->scopes[l->top - 1].kind == SCOPE_FUNCTION ||
+			   l->scopes[l->top - 1].kind == SCOPE_BLOCK))
+		s->func = l->scopes[l->top - 1].func;
+	return s;
+}
+
+static struct scope *parent_scope(struct loader *l)
+{
+	return l->top >= 0 ? &l->scopes[l->top] : NULL;
+}
+
+static struct type *new_type(struct loader *l, const struct dw_die *die,
+			     const struct die_info *di, uint8_t kind)
+{
+	struct type *t = arena_zalloc(&l->cu->arena, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->kind = kind;
+	t->cu_lang = l->cu->language;
+	t->name = di->name;
+	t->size = di->byte_size;
+	t->die_offset = die->offset;
+	t->decl_file = (uint32_t)di->decl_file;
+	t->decl_line = (uint32_t)di->decl_line;
+	t->alignment = (uint32_t)di->alignment;
+	t->declaration = di->declaration;
+	t->id = (uint32_t)l->types.len;
+	if (type_vec_push(&l->types, t))
+		return NULL;
+	if (di->has_type && add_fixup(l, &t->type, di->type_off))
+		return NULL;
+	return t;
+}
+
+static struct annotation *new_annotation(struct loader *l, const struct die_info *di)
+{
+	struct annotation *a = arena_zalloc(&l->cu->arena, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	a->name = di->name;
+	a->value = di->const_value_is_string ? di->const_value_str : "";
+	return a;
+}
+
+/* Append to the end of a list so annotations keep DIE order. */
+static void append_annotation(struct annotation **list, struct annotation *a)
+{
+	while (*list)
+		list = &(*list)->next;
+	*list = a;
+}
+
+static int handle_member(struct loader *l, struct scope *s, const struct dw_die *die,
+			 const struct die_info *di)
+{
+	struct member *m = member_vec_push_zero(&l->members);
+
+	if (!m || u64_vec_push(&l->member_type_offs, di->has_type ? di->type_off : UINT64_MAX))
+		return oom(l);
+	m->name = di->name;
+	m->die_offset = die->offset;
+	m->decl_file = (uint32_t)di->decl_file;
+	m->decl_line = (uint32_t)di->decl_line;
+	m->bit_size = di->has_bit_size ? (uint32_t)di->bit_size : 0;
+	m->byte_size = di->has_byte_size ? (uint32_t)di->byte_size : 0;
+	m->alignment = (uint32_t)di->alignment;
+	m->accessibility = di->accessibility;
+	m->offset_is_expr = di->member_location_is_expr;
+	m->is_static = dw_die_tag(die) == DW_TAG_variable ||
+		       (di->declaration && di->external);
+	if (di->member_location_bad)
+		return die_error(l, die, "DW_AT_data_member_location expression is not a constant offset");
+	if (di->has_data_bit_offset) {
+		m->bit_offset = di->data_bit_offset;
+	} else {
+		m->bit_offset = di->member_location * 8;
+		if (di->has_old_bit_offset && di->has_bit_size) {
+			/* DWARF 2/3 bit_offset counts from the most significant bit
+			 * of the storage unit (little-endian conversion). */
+			uint64_t storage = di->has_byte_size ? di->byte_size : 0;
+			if (!storage)
+				storage = (di->bit_size + di->old_bit_offset + 7) / 8;
+			m->bit_offset += storage * 8 - di->old_bit_offset - di->bit_size;
+		}
+	}
+	(void)s;
+	return 0;
+}
+
+static int close_scope(struct loader *l)
+{
+	struct scope *s = &l->scopes[l->top--];
+	struct arena *a = &l->cu->arena;
+
+	switch (s->kind) {
+	case SCOPE_COMPOSITE: {
+		size_t n = l->members.len - s->first;
+		struct member *arr = NULL;
+
+		if (n) {
+			arr = arena_alloc(a, n * sizeof(*arr));
+			if (!arr)
+				return oom(l);
+			memcpy(arr, l->members.data + s->first, n * sizeof(*arr));
+			for (size_t i = 0; i < n; i++) {
+				uint64_t off = l->member_type_offs.data[s->first + i];
+				if (off != UINT64_MAX && add_fixup(l, &arr[i].type, off))
+					return -1;
+			}
+		}
+		s->type->composite.members = arr;
+		s->type->composite.nr_members = (uint32_t)n;
+		l->members.len = s->first;
+		l->member_type_offs.len = s->first;
+		break;
+	}
+	case SCOPE_ENUM: {
+		size_t n = l->enumerators.len - s->first;
+		struct enumerator *arr = NULL;
+
+		if (n) {
+			arr = arena_alloc(a, n * sizeof(*arr));
+			if (!arr)
+				return oom(l);
+			memcpy(arr, l->enumerators.data + s->first, n * sizeof(*arr));
+		}
+		s->type->enumeration.values = arr;
+		s->type->enumeration.nr_values = (uint32_t)n;
+		l->enumerators.len = s->first;
+		break;
+	}
+	case SCOPE_ARRAY: {
+		size_t n = l->dims.len - s->first;
+		struct array_dim *arr = NULL;
+
+		if (n) {
+			arr = arena_alloc(a, n * sizeof(*arr));
+			if (!arr)
+				return oom(l);
+			memcpy(arr, l->dims.data + s->first, n * sizeof(*arr));
+		}
+		s->type->array.dims = arr;
+		s->type->array.nr_dims = (uint32_t)n;
+		l->dims.len = s->first;
+		break;
+	}
+	case SCOPE_PROTO:
+	case SCOPE_FUNCTION: {
+		size_t n = l->params.len - s->first;
+		struct param *arr = NULL;
+
+		if (n) {
+			arr = arena_alloc(a, n * sizeof(*arr));
+			if (!arr)
+				return oom(l);
+			memcpy(arr, l->params.data + s->first, n * sizeof(*arr));
+			for (size_t i = 0; i < n; i++) {
+				uint64_t off = l->param_type_offs.data[s->first + i];
+				if (off != UINT64_MAX && add_fixup(l, &arr[i].type, off))
+					return -1;
+				if (s->kind == SCOPE_FUNCTION) {
+					struct param *p = &arr[i];
+					if (l->all_params.len == l->all_params.cap) {
+						size_t cap = l->all_params.cap ? l->all_params.cap * 2 : 64;
+						struct param **d = realloc(l->all_params.data, cap * sizeof(*d));
+						if (!d)
+							return oom(l);
+						l->all_params.data = d;
+						l->all_params.cap = cap;
+					}
+					l->all_params.data[l->all_params.len++] = p;
+					if (u64_vec_push(&l->all_param_origin,
+							 l->param_origin_offs.data[s->first + i]))
+						return oom(l);
+				}
+			}
+		}
+		if (s->kind == SCOPE_PROTO) {
+			s->type->proto.params = arr;
+			s->type->proto.nr_params = (uint32_t)n;
+			s->type->proto.varargs = s->has_varargs;
+		} else {
+			s->func->params = arr;
+			s->func->nr_params = (uint32_t)n;
+			s->func->varargs = s->has_varargs;
+		}
+		l->params.len = s->first;
+		l->param_type_offs.len = s->first;
+		l->param_origin_offs.len = s->first;
+		break;
+	}
+	}
+	return 0;
+}
+
+static int handle_param(struct loader *l, struct scope *s, const struct dw_die *die,
+			const struct die_info *di)
+{
+	struct param *p = param_vec_push_zero(&l->params);
+
+	if (!p || u64_vec_push(&l->param_type_offs, di->has_type ? di->type_off : UINT64_MAX) ||
+	    u64_vec_push(&l->param_origin_offs, di->has_origin ? di->origin_off : UINT64_MAX))
+		return oom(l);
+	p->name = di->name;
+	p->die_offset = die->offset;
+	p->has_location = di->has_location || di->has_const_value;
+	if (s->kind == SCOPE_FUNCTION) {
+		struct function *f = s->func;
+
+		p->optimized_out = !p->has_location && !f->declaration && !f->is_abstract;
+		if (di->has_location && !l->opts->skip_locations) {
+			struct dw_loc_summary sum;
+
+			if (dw_location_summary(&l->dcu, &di->location, f->low_pc, &sum, l->err))
+				return -1;
+			p->loc_kind = sum.kind;
+			p->loc_reg = sum.reg;
+		}
+	}
+	return 0;
+}
+
+static int handle_function(struct loader *l, const struct dw_die *die,
+			   const struct die_info *di, bool inlined)
+{
+	struct function *f = arena_zalloc(&l->cu->arena, sizeof(*f));
+	struct scope *parent = parent_scope(l);
+
+	if (!f)
+		return oom(l);
+	f->name = di->name;
+	f->linkage_name = di->linkage_name;
+	f->external = di->external;
+	f->declaration = di->declaration;
+	f->prototyped = di->prototyped;
+	f->inline_attr = di->inline_attr;
+	f->is_abstract = di->inline_attr != 0;
+	f->is_inlined_instance = inlined;
+	f->calling_convention = di->calling_convention ? di->calling_convention : DW_CC_normal;
+	f->has_addr = di->has_low_pc;
+	f->low_pc = di->low_pc;
+	f->high_pc = di->high_pc_is_offset ? di->low_pc + di->high_pc : di->high_pc;
+	f->die_offset = die->offset;
+	f->origin_offset = di->has_origin ? di->origin_off : 0;
+	f->specification_offset = di->has_spec ? di->spec_off : 0;
+	f->decl_file = (uint32_t)di->decl_file;
+	f->decl_line = (uint32_t)di->decl_line;
+	if (di->has_type && add_fixup(l, &f->ret, di->type_off))
+		return -1;
+	if (parent && parent->func) {
+		if (inlined)
+			parent->func->nr_inline_expansions++;
+	}
+	if (!inlined && func_vec_push(&l->funcs, f))
+		return oom(l);
+	if (dw_die_has_children(die)) {
+		struct scope *s = push_scope(l, die, inlined ? SCOPE_BLOCK : SCOPE_FUNCTION);
+		s->func = inlined && parent && parent->func ? parent->func : f;
+		if (inlined && !(parent && parent->func))
+			s->func = f;
+		s->first = l->params.len;
+		if (inlined)
+			s->kind = SCOPE_BLOCK;
+	}
+	return 0;
+}
+
+static int handle_variable(struct loader *l, const struct dw_die *die,
+			   const struct die_info *di, struct scope *parent)
+{
+	struct variable *v;
+	bool in_func = parent && parent->func;
+
+	if (in_func)
+		parent->func->nr_variables++;
+	/* Locals without a static address are not variables of the unit. */
+	if (in_func && !(di->has_location && di->location.cls == DW_CLS_BLOCK &&
+			 di->location.block.len && (di->location.block.data[0] == DW_OP_addr ||
+						    di->location.block.data[0] == DW_OP_addrx)))
+		return 0;
+	v = arena_zalloc(&l->cu->arena, sizeof(*v));
+	if (!v)
+		return oom(l);
+	v->name = di->name;
+	v->linkage_name = di->linkage_name;
+	v->external = di->external;
+	v->declaration = di->declaration;
+	v->die_offset = die->offset;
+	v->specification_offset = di->has_spec ? di->spec_off : 0;
+	v->decl_file = (uint32_t)di->decl_file;
+	v->decl_line = (uint32_t)di->decl_line;
+	v->is_static_local = in_func;
+	if (di->has_location && di->location.cls == DW_CLS_BLOCK) {
+		const uint8_t *p = di->location.block.data;
+		uint64_t len = di->location.block.len;
+		unsigned as = l->dcu.unit->addr_size;
+
+		if (len == 1u + as && p[0] == DW_OP_addr) {
+			uint64_t addr = 0;
+			memcpy(&addr, p + 1, as);
+			v->has_addr = true;
+			v->addr = addr;
+		} else if (len >= 2 && p[0] == DW_OP_addrx) {
+			/* Resolve through .debug_addr. */
+			const struct dw_section *s = &l->df->sec[DW_SEC_ADDR];
+			uint64_t idx = 0, r = 0;
+			unsigned shift = 0;
+			for (uint64_t i = 1; i < len; i++) {
+				r |= (uint64_t)(p[i] & 0x7f) << shift;
+				shift += 7;
+				if (!(p[i] & 0x80)) {
+					idx = r;
+					break;
+				}
+			}
+			if (s->data && l->dcu.addr_base <= s->size &&
+			    idx < (s->size - l->dcu.addr_base) / as) {
+				uint64_t addr = 0;
+				memcpy(&addr, s->data + l->dcu.addr_base + idx * as, as);
+				v->has_addr = true;
+				v->addr = addr;
+			}
+		}
+	}
+	if (di->has_type && add_fixup(l, &v->type, di->type_off))
+		return -1;
+	if (var_vec_push(&l->vars, v))
+		return oom(l);
+	if (dw_die_has_children(die)) {
+		struct scope *s = push_scope(l, die, SCOPE_OTHER);
+		(void)s;
+	}
+	return 0;
+}
+
+static int handle_die(struct loader *l, const struct dw_die *die)
+{
+	struct die_info di;
+	struct scope *parent = parent_scope(l), *s;
+	uint16_t tag = dw_die_tag(die);
+	struct type *t;
+	uint8_t kind;
+
+	if (read_die(l, die, &di))
+		return -1;
+
+	switch (tag) {
+	case DW_TAG_compile_unit:
+	case DW_TAG_partial_unit:
+	case DW_TAG_type_unit:
+	case DW_TAG_skeleton_unit:
+		if (die->depth != 0)
+			return die_error(l, die, "unit DIE nested inside another DIE");
+		l->cu->name = di.name;
+		l->cu->comp_dir = di.comp_dir;
+		l->cu->producer = di.producer;
+		l->cu->language = (uint16_t)di.language;
+		if (di.has_stmt_list && !l->opts->skip_line_files) {
+			struct dw_line_files files;
+
+			if (dw_cu_line_files(&l->dcu, di.stmt_list, di.name, di.comp_dir,
+					     &files, l->err))
+				return -1;
+			l->cu->files = files.names;
+			l->cu->nr_files = (uint32_t)files.nr;
+		}
+		if (dw_die_has_children(die))
+			push_scope(l, die, SCOPE_UNIT);
+		return 0;
+
+	case DW_TAG_base_type:
+		t = new_type(l, die, &di, TK_BASE);
+		if (!t)
+			return oom(l);
+		t->base.encoding = (uint16_t)di.encoding;
+		t->base.bit_size = (uint16_t)di.bit_size;
+		goto maybe_children;
+
+	case DW_TAG_pointer_type:
+		kind = TK_POINTER;
+		goto pointer_like;
+	case DW_TAG_reference_type:
+		kind = TK_REFERENCE;
+		goto pointer_like;
+	case DW_TAG_rvalue_reference_type:
+		kind = TK_RVALUE_REFERENCE;
+		goto pointer_like;
+	case DW_TAG_const_type:
+		kind = TK_CONST;
+		goto pointer_like;
+	case DW_TAG_volatile_type:
+		kind = TK_VOLATILE;
+		goto pointer_like;
+	case DW_TAG_restrict_type:
+		kind = TK_RESTRICT;
+		goto pointer_like;
+	case DW_TAG_atomic_type:
+		kind = TK_ATOMIC;
+		goto pointer_like;
+	case DW_TAG_typedef:
+		kind = TK_TYPEDEF;
+		goto pointer_like;
+	case DW_TAG_unspecified_type:
+		kind = TK_UNSPECIFIED;
+		goto pointer_like;
+	case DW_TAG_ptr_to_member_type:
+		kind = TK_PTR_TO_MEMBER;
+pointer_like:
+		t = new_type(l, die, &di, kind);
+		if (!t)
+			return oom(l);
+		if ((kind == TK_POINTER || kind == TK_REFERENCE || kind == TK_RVALUE_REFERENCE ||
+		     kind == TK_PTR_TO_MEMBER) && !di.has_byte_size)
+			t->size = l->dcu.unit->addr_size;
+		if (kind == TK_PTR_TO_MEMBER) {
+			struct dw_attr a;
+			int r = dw_die_attr(&l->dcu, die, DW_AT_containing_type, &a, l->err);
+			if (r < 0)
+				return -1;
+			if (r && a.cls == DW_CLS_REF && add_fixup(l, &t->ptr_to_member.containing, a.u))
+				return -1;
+		}
+		if (dw_die_has_children(die)) {
+			s = push_scope(l, die, SCOPE_POINTER);
+			s->type = t;
+		}
+		return 0;
+
+	case DW_TAG_structure_type:
+		kind = TK_STRUCT;
+		goto composite;
+	case DW_TAG_union_type:
+		kind = TK_UNION;
+		goto composite;
+	case DW_TAG_class_type:
+		kind = TK_CLASS;
+composite:
+		t = new_type(l, die, &di, kind);
+		if (!t)
+			return oom(l);
+		if (parent && parent->kind == SCOPE_COMPOSITE)
+			parent->type->composite.nr_nested++;
+		if (dw_die_has_children(die)) {
+			s = push_scope(l, die, SCOPE_COMPOSITE);
+			s->type = t;
+			s->first = l->members.len;
+		}
+		return 0;
+
+	case DW_TAG_member:
+		if (parent && parent->kind == SCOPE_COMPOSITE) {
+			if (handle_member(l, parent, die, &di))
+				return -1;
+		}
+		goto maybe_children;
+
+	case DW_TAG_enumeration_type:
+		t = new_type(l, die, &di, TK_ENUM);
+		if (!t)
+			return oom(l);
+		if (dw_die_has_children(die)) {
+			s = push_scope(l, die, SCOPE_ENUM);
+			s->type = t;
+			s->first = l->enumerators.len;
+		}
+		return 0;
+
+	case DW_TAG_enumerator:
+		if (parent && parent->kind == SCOPE_ENUM) {
+			struct enumerator *e = enumerator_vec_push_zero(&l->enumerators);
+			if (!e)
+				return oom(l);
+			e->name = di.name;
+			e->value = di.const_value;
+		}
+		goto maybe_children;
+
+	case DW_TAG_array_type:
+		t = new_type(l, die, &di, TK_ARRAY);
+		if (!t)
+			return oom(l);
+		if (dw_die_has_children(die)) {
+			s = push_scope(l, die, SCOPE_ARRAY);
+			s->type = t;
+			s->first = l->dims.len;
+		}
+		return 0;
+
+	case DW_TAG_subrange_type:
+		if (parent && parent->kind == SCOPE_ARRAY) {
+			struct array_dim *d = dim_vec_push_zero(&l->dims);
+			if (!d)
+				return oom(l);
+			if (di.has_count) {
+				d->count = di.count;
+			} else if (di.has_upper_bound) {
+				d->count = di.upper_bound_minus_one ? 0 : di.upper_bound + 1;
+			} else {
+				d->flexible = true;
+			}
+		}
+		goto maybe_children;
+
+	case DW_TAG_subroutine_type:
+		t = new_type(l, die, &di, TK_FUNC_PROTO);
+		if (!t)
+			return oom(l);
+		t->proto.prototyped = di.prototyped;
+		if (dw_die_has_children(die)) {
+			s = push_scope(l, die, SCOPE_PROTO);
+			s->type = t;
+			s->first = l->params.len;
+		}
+		return 0;
+
+	case DW_TAG_formal_parameter:
+		if (parent && (parent->kind == SCOPE_PROTO ||
+			       (parent->kind == SCOPE_FUNCTION))) {
+			if (handle_param(l, parent, die, &di))
+				return -1;
+		}
+		goto maybe_children;
+
+	case DW_TAG_unspecified_parameters:
+		if (parent && (parent->kind == SCOPE_PROTO || parent->kind == SCOPE_FUNCTION))
+			parent->has_varargs = true;
+		goto maybe_children;
+
+	case DW_TAG_subprogram:
+		if (parent && parent->kind == SCOPE_COMPOSITE)
+			parent->type->composite.nr_nested += 0;
+		return handle_function(l, die, &di, false);
+
+	case DW_TAG_inlined_subroutine:
+		if (parent && parent->func)
+			parent->func->nr_inline_expansions++;
+		if (dw_die_has_children(die)) {
+			s = push_scope(l, die, SCOPE_BLOCK);
+			if (!s->func && parent)
+				s->func = parent->func;
+		}
+		return 0;
+
+	case DW_TAG_lexical_block:
+		if (parent && parent->func)
+			parent->func->nr_lexblocks++;
+		if (dw_die_has_children(die)) {
+			s = push_scope(l, die, SCOPE_BLOCK);
+			if (!s->func && parent)
+				s->func = parent->func;
+		}
+		return 0;
+
+	case DW_TAG_variable:
+		if (parent && parent->kind == SCOPE_COMPOSITE) {
+			/* DWARF 5 static data member. */
+			if (handle_member(l, parent, die, &di))
+				return -1;
+			goto maybe_children;
+		}
+		return handle_variable(l, die, &di, parent);
+
+	case DW_TAG_LLVM_annotation: {
+		struct annotation *a = new_annotation(l, &di), **list = NULL;
+
+		if (!a)
+			return oom(l);
+		if (parent) {
+			switch (parent->kind) {
+			case SCOPE_POINTER:
+			case SCOPE_COMPOSITE:
+			case SCOPE_ENUM:
+			case SCOPE_PROTO:
+				list = parent->type ? &parent->type->tags : NULL;
+				break;
+			case SCOPE_FUNCTION:
+				list = &parent->func->tags;
+				break;
+			}
+		}
+		/* An annotation inside a member, parameter or variable: those
+		 * have no scope of their own; handled in attach_child_tags(). */
+		if (list)
+			append_annotation(list, a);
+		goto maybe_children;
+	}
+
+	case DW_TAG_namespace:
+		if (dw_die_has_children(die))
+			push_scope(l, die, SCOPE_NAMESPACE);
+		return 0;
+	}
+
+maybe_children:
+	if (dw_die_has_children(die)) {
+		/* Annotations of members, parameters and variables. */
+		if (tag == DW_TAG_member || tag == DW_TAG_formal_parameter ||
+		    (tag == DW_TAG_variable && parent && parent->kind == SCOPE_COMPOSITE)) {
+			struct dw_die child;
+			uint32_t depth = die->depth;
+			struct annotation **list = NULL;
+
+			if (tag == DW_TAG_formal_parameter && l->params.len)
+				list = &l->params.data[l->params.len - 1].tags;
+			else if (tag != DW_TAG_formal_parameter && l->members.len &&
+				 parent && parent->kind == SCOPE_COMPOSITE)
+				list = &l->members.data[l->members.len - 1].tags;
+			for (;;) {
+				struct dw_cursor save = l->cur;
+				int r = dw_cursor_next(&l->cur, &child, l->err);
+				if (r < 0)
+					return -1;
+				if (r == 0 || child.depth <= depth) {
+					l->cur = save;
+					break;
+				}
+				if (dw_die_tag(&child) == DW_TAG_LLVM_annotation && list &&
+				    child.depth == depth + 1) {
+					struct die_info cdi;
+					struct annotation *a;
+					if (read_die(l, &child, &cdi))
+						return -1;
+					a = new_annotation(l, &cdi);
+					if (!a)
+						return oom(l);
+					/* list may move if the scratch stack grows: it
+					 * does not grow while we read children here. */
+					append_annotation(list, a);
+				}
+				if (dw_cursor_skip_children(&l->cur, l->err))
+					return -1;
+			}
+			return 0;
+		}
+		if (tag == DW_TAG_variable && parent && parent->func) {
+			/* handled by handle_variable's scope */
+		}
+		push_scope(l, die, SCOPE_OTHER);
+	}
+	return 0;
+}
+
+static struct type *unresolved_type(struct loader *l, uint64_t off)
+{
+	struct type *t = arena_zalloc(&l->cu->arena, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->kind = TK_UNRESOLVED;
+	t->die_offset = off;
+	t->unresolved.target_offset = off;
+	t->cu_lang = l->cu->language;
+	return t;
+}
+
+static int resolve_fixups(struct loader *l)
+{
+	for (size_t i = 0; i < l->fixups.len; i++) {
+		struct fixup *f = &l->fixups.data[i];
+		struct type *t = cu_model_type_at_offset(l->cu, f->off);
+
+		if (!t) {
+			t = unresolved_type(l, f->off);
+			if (!t)
+				return oom(l);
+		}
+		*f->slot = t;
+	}
+	return 0;
+}
+
+static int cmp_u64_ptr(const void *a, const void *b)
+{
+	const struct param *const *x = a, *const *y = b;
+
+	return (*x)->die_offset < (*y)->die_offset ? -1 : (*x)->die_offset > (*y)->die_offset;
+}
+
+static const struct param *find_param(struct param **sorted, size_t n, uint64_t off)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (sorted[mid]->die_offset == off)
+			return sorted[mid];
+		if (sorted[mid]->die_offset < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Concrete instances take names and types from their abstract origins
+ * (and declarations they specify); parameters likewise. */
+static int resolve_origins(struct loader *l)
+{
+	struct cu_model *cu = l->cu;
+	size_t np = l->all_params.len;
+	struct param **sorted = NULL;
+
+	if (np) {
+		/* Parameters' origins: index by DIE offset. */
+		for (size_t i = 0; i < np; i++)
+			l->all_params.data[i]->origin = (const struct param *)(uintptr_t)0;
+		sorted = malloc(np * sizeof(*sorted));
+		if (!sorted)
+			return oom(l);
+		memcpy(sorted, l->all_params.data, np * sizeof(*sorted));
+		qsort(sorted, np, sizeof(*sorted), cmp_u64_ptr);
+		for (size_t i = 0; i < np; i++) {
+			struct param *p = l->all_params.data[i];
+			uint64_t off = l->all_param_origin.data[i];
+			const struct param *o;
+
+			if (off == UINT64_MAX)
+				continue;
+			o = find_param(sorted, np, off);
+			if (!o)
+				continue;
+			p->origin = o;
+			if (!p->name)
+				p->name = o->name;
+			if (!p->type)
+				p->type = o->type;
+		}
+		free(sorted);
+	}
+	for (uint32_t i = 0; i < cu->nr_functions; i++) {
+		struct function *f = &cu->functions[i];
+		uint64_t next = f->origin_offset ? f->origin_offset : f->specification_offset;
+
+		/* Follow origin -> specification chains (bounded). */
+		for (int hops = 0; next && hops < 8; hops++) {
+			const struct function *o = cu_model_function_at_offset(cu, next);
+			if (!o)
+				break;
+			if (!f->name)
+				f->name = o->name;
+			if (!f->linkage_name)
+				f->linkage_name = o->linkage_name;
+			if (!f->ret)
+				f->ret = o->ret;
+			if (!f->decl_file) {
+				f->decl_file = o->decl_file;
+				f->decl_line = o->decl_line;
+			}
+			f->external |= o->external;
+			f->prototyped |= o->prototyped;
+			if (!f->inline_attr)
+				f->inline_attr = o->inline_attr;
+			if (!f->tags)
+				f->tags = o->tags;
+			if (!f->nr_params && o->nr_params && !f->has_addr) {
+				f->params = o->params;
+				f->nr_params = o->nr_params;
+				f->varargs = o->varargs;
+			}
+			f->varargs |= o->varargs;
+			next = o->origin_offset ? o->origin_offset : o->specification_offset;
+		}
+	}
+	for (uint32_t i = 0; i < cu->nr_variables; i++) {
+		struct variable *v = &cu->variables[i];
+
+		if (!v->specification_offset)
+			continue;
+		for (uint32_t j = 0; j < cu->nr_variables; j++) {
+			const struct variable *o = &cu->variables[j];
+			if (o->die_offset != v->specification_offset)
+				continue;
+			if (!v->name)
+				v->name = o->name;
+			if (!v->type)
+				v->type = o->type;
+			v->external |= o->external;
+			if (!v->decl_file) {
+				v->decl_file = o->decl_file;
+				v->decl_line = o->decl_line;
+			}
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Enum signedness: from the underlying type, else from negative values. */
+static void finish_enums(struct cu_model *cu)
+{
+	for (uint32_t i = 0; i < cu->nr_types; i++) {
+		struct type *t = cu->types[i];
+		const struct type *u;
+
+		if (t->kind != TK_ENUM)
+			continue;
+		u = t->type;
+		while (u && (u->kind == TK_TYPEDEF || u->kind == TK_CONST || u->kind == TK_VOLATILE))
+			u = u->type;
+		if (u && u->kind == TK_BASE) {
+			t->enumeration.is_signed = u->base.encoding == DW_ATE_signed ||
+						   u->base.encoding == DW_ATE_signed_char;
+		} else {
+			for (uint32_t k = 0; k < t->enumeration.nr_values; k++)
+				if (t->enumeration.values[k].value < 0)
+					t->enumeration.is_signed = true;
+		}
+	}
+}
+
+static int build(struct loader *l)
+{
+	struct cu_model *cu = l->cu;
+	struct dw_die die;
+	int r;
+
+	l->top = -1;
+	dw_cursor_init(&l->cur, &l->dcu);
+	while ((r = dw_cursor_next(&l->cur, &die, l->err)) > 0) {
+		while (l->top >= 0 && l->scopes[l->top].depth >= die.depth)
+			if (close_scope(l))
+				return -1;
+		if (handle_die(l, &die))
+			return -1;
+		/* A DIE with children that opened no scope: skip the subtree. */
+		if (dw_die_has_children(&die) &&
+		    (l->top < 0 || l->scopes[l->top].depth != die.depth) &&
+		    dw_cursor_skip_children(&l->cur, l->err))
+			return -1;
+	}
+	if (r < 0)
+		return -1;
+	while (l->top >= 0)
+		if (close_scope(l))
+			return -1;
+
+	/* Final arrays, in the arena. */
+	cu->nr_types = (uint32_t)l->types.len;
+	cu->types = arena_alloc(&cu->arena, (l->types.len + 1) * sizeof(*cu->types));
+	cu->nr_functions = (uint32_t)l->funcs.len;
+	cu->functions = arena_alloc(&cu->arena, (l->funcs.len + 1) * sizeof(*cu->functions));
+	cu->nr_variables = (uint32_t)l->vars.len;
+	cu->variables = arena_alloc(&cu->arena, (l->vars.len + 1) * sizeof(*cu->variables));
+	if (!cu->types || !cu->functions || !cu->variables)
+		return oom(l);
+	memcpy(cu->types, l->types.data, l->types.len * sizeof(*cu->types));
+	if (resolve_fixups(l))
+		return -1;
+	for (size_t i = 0; i < l->funcs.len; i++)
+		cu->functions[i] = *l->funcs.data[i];
+	for (size_t i = 0; i < l->vars.len; i++)
+		cu->variables[i] = *l->vars.data[i];
+	if (resolve_origins(l))
+		return -1;
+	finish_enums(cu);
+	return 0;
+}
+
+struct cu_model *load_cu(const struct dw_file *df, size_t unit,
+			 const struct load_options *opts, struct d2b_error *err)
+{
+	static const struct load_options defaults;
+	struct loader *l = calloc(1, sizeof(*l));
+	struct cu_model *cu = calloc(1, sizeof(*cu));
+	int r = -1;
+
+	if (!l || !cu) {
+		free(l);
+		free(cu);
+		d2b_error_oom(err);
+		return NULL;
+	}
+	arena_init(&cu->arena);
+	l->df = df;
+	l->cu = cu;
+	l->opts = opts ? opts : &defaults;
+	l->err = err;
+	if (dw_cu_open(&l->dcu, df, unit, &cu->arena, err) == 0) {
+		cu->index = (uint32_t)unit;
+		cu->offset = l->dcu.unit->offset;
+		cu->addr_size = l->dcu.unit->addr_size;
+		cu->dwarf_version = l->dcu.unit->version;
+		r = build(l);
+	}
+	loader_free_scratch(l);
+	free(l);
+	if (r) {
+		cu_model_destroy(cu);
+		return NULL;
+	}
+	return cu;
+}

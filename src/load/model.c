@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* cu_model: lookups and lifetime. */
+#include <stdlib.h>
+
+#include "load/model.h"
+
+void cu_model_destroy(struct cu_model *cu)
+{
+	if (!cu)
+		return;
+	arena_deinit(&cu->arena);
+	free(cu);
+}
+
+struct type *cu_model_type_at_offset(const struct cu_model *cu, uint64_t off)
+{
+	size_t lo = 0, hi = cu->nr_types;
+
+	/* types[] is in DIE order, so offsets ascend. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t o = cu->types[mid]->die_offset;
+
+		if (o == off)
+			return cu->types[mid];
+		if (o < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const struct function *cu_model_function_at_offset(const struct cu_model *cu,
+						   uint64_t off)
+{
+	size_t lo = 0, hi = cu->nr_functions;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t o = cu->functions[mid].die_offset;
+
+		if (o == off)
+			return &cu->functions[mid];
+		if (o < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const char *cu_model_file_name(const struct cu_model *cu, uint32_t decl_file)
+{
+	if (decl_file < cu->nr_files && cu->files[decl_file])
+		return cu->files[decl_file];
+	return "";
+}
