@@ -20,6 +20,8 @@ int pahole_main(int argc, char **argv);
 int pfunct_main(int argc, char **argv);
 int dump_dies_main(int argc, char **argv);
 int demo_main(int argc, char **argv);
+int walk_main(int argc, char **argv);
+int load_main(int argc, char **argv);
 
 /* An ELF file opened for its DWARF. */
 struct cli_dwarf_input {

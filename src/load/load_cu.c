@@ -1008,19 +1008,48 @@ static struct type *unresolved_type(struct loader *l, uint64_t off)
 	return t;
 }
 
+/* Open-addressing index of the unit's types by DIE offset: fix-ups are
+ * resolved in O(1) each instead of a binary search. */
+static inline size_t offset_hash(uint64_t off, size_t mask)
+{
+	return (size_t)((off * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+}
+
 static int resolve_fixups(struct loader *l)
 {
+	struct cu_model *cu = l->cu;
+	size_t cap = 16, mask;
+	struct type **slots;
+
+	while (cap < (size_t)cu->nr_types * 2)
+		cap *= 2;
+	mask = cap - 1;
+	slots = calloc(cap, sizeof(*slots));
+	if (!slots)
+		return oom(l);
+	for (uint32_t i = 0; i < cu->nr_types; i++) {
+		size_t h = offset_hash(cu->types[i]->die_offset, mask);
+		while (slots[h])
+			h = (h + 1) & mask;
+		slots[h] = cu->types[i];
+	}
 	for (size_t i = 0; i < l->fixups.len; i++) {
 		struct fixup *f = &l->fixups.data[i];
-		struct type *t = cu_model_type_at_offset(l->cu, f->off);
+		size_t h = offset_hash(f->off, mask);
+		struct type *t;
 
+		while ((t = slots[h]) && t->die_offset != f->off)
+			h = (h + 1) & mask;
 		if (!t) {
 			t = unresolved_type(l, f->off);
-			if (!t)
+			if (!t) {
+				free(slots);
 				return oom(l);
+			}
 		}
 		*f->slot = t;
 	}
+	free(slots);
 	return 0;
 }
 
@@ -1057,8 +1086,6 @@ static int resolve_origins(struct loader *l)
 
 	if (np) {
 		/* Parameters' origins: index by DIE offset. */
-		for (size_t i = 0; i < np; i++)
-			l->all_params.data[i]->origin = (const struct param *)(uintptr_t)0;
 		sorted = malloc(np * sizeof(*sorted));
 		if (!sorted)
 			return oom(l);
