@@ -184,7 +184,7 @@ int dw_form_read(const struct dw_cu *cu, unsigned form, int64_t implicit_const,
 	case DW_FORM_strx3:
 	case DW_FORM_strx4: {
 		bool ok;
-		uint32_t v24;
+		uint32_t v24 = 0;
 
 		if (form == DW_FORM_strx || form == DW_FORM_GNU_str_index)
 			ok = rd_uleb(&p, end, &idx);
@@ -279,7 +279,7 @@ int dw_form_read(const struct dw_cu *cu, unsigned form, int64_t implicit_const,
 	case DW_FORM_addrx3:
 	case DW_FORM_addrx4: {
 		bool ok;
-		uint32_t v24;
+		uint32_t v24 = 0;
 
 		if (form == DW_FORM_addrx || form == DW_FORM_GNU_addr_index)
 			ok = rd_uleb(&p, end, &idx);

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The worker pool: N threads produce items, the calling thread consumes them
+ * in item order.
+ *
+ *                 ticket counter (next)
+ *                        │  a worker takes item i only when
+ *                        ▼  i < consumed + window
+ *   items  ... [c] [c+1] [c+2] ... [c+window-1] │ [c+window] ...
+ *               ▲   ready  busy      ready      │   must wait
+ *               │
+ *            consumer (the calling thread) waits for slot[c % window]
+ *
+ * Every item in [consumed, next) owns slot[item % window]: the window bound
+ * makes those slots distinct, so a worker can publish its result without
+ * searching. The mutex protects only the counters, the slots and the first
+ * error; produce(), consume() and discard() always run with it released.
+ *
+ * Two condition variables, no polling:
+ *   - work_cv: a worker waits for the window to move (signalled once per
+ *     consumed item, since each consumption opens exactly one ticket; and
+ *     broadcast when the last ticket is taken, so idle workers exit);
+ *   - ready_cv: the consumer waits for the result of item `consumed` (only
+ *     the worker that publishes that item signals it).
+ * On the first error both are broadcast and `stop` is set: workers take no
+ * new ticket, the consumer stops waiting, and after all workers are joined the
+ * calling thread discards every result still sitting in a slot. So discard()
+ * too runs on the calling thread only.
+ */
+#define _GNU_SOURCE
+#include "pipeline/pool.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Workers get at least this much stack: the CU decoder nests as deep as the
+ * DIE tree, and a RLIMIT_STACK of "unlimited" leaves glibc's 2 MiB default. */
+#define POOL_MIN_STACK (8u << 20)
+
+struct pool_slot {
+	void *result;
+	bool ready;
+};
+
+struct pool {
+	/* Set up before the threads start, read-only afterwards. */
+	size_t nr_items;
+	size_t window;
+	const struct pool_ops *ops;
+	void *ctx;
+
+	pthread_mutex_t lock;
+	pthread_cond_t work_cv;
+	pthread_cond_t ready_cv;
+	/* Protected by lock. */
+	size_t next;			/* next ticket to hand out */
+	size_t consumed;		/* items 0..consumed-1 are consumed */
+	size_t max_alive;
+	bool stop;
+	struct d2b_error first_err;
+	struct pool_slot *slots;	/* window entries */
+};
+
+/* Record the first error (under the lock) and wake everybody. */
+static void pool_fail_locked(struct pool *p, const struct d2b_error *e,
+			     const char *what, size_t item)
+{
+	if (!p->first_err.set) {
+		if (e->set)
+			p->first_err = *e;
+		else
+			d2b_error_set(&p->first_err,
+				      "worker pool: %s of item %zu failed", what,
+				      item);
+	}
+	p->stop = true;
+	pthread_cond_broadcast(&p->work_cv);
+	pthread_cond_broadcast(&p->ready_cv);
+}
+
+static void *pool_worker(void *arg)
+{
+	struct pool *p = arg;
+
+	for (;;) {
+		struct d2b_error e = { 0 };
+		void *result = NULL;
+		size_t item;
+		int rc;
+
+		pthread_mutex_lock(&p->lock);
+		while (!p->stop && p->next < p->nr_items &&
+		       p->next - p->consumed >= p->window)
+			pthread_cond_wait(&p->work_cv, &p->lock);
+		if (p->stop || p->next >= p->nr_items) {
+			pthread_mutex_unlock(&p->lock);
+			return NULL;
+		}
+		item = p->next++;
+		if (p->next - p->consumed > p->max_alive)
+			p->max_alive = p->next - p->consumed;
+		/* No ticket left: release every worker still waiting for one
+		 * (consumptions only signal one waiter each). */
+		if (p->next == p->nr_items)
+			pthread_cond_broadcast(&p->work_cv);
+		pthread_mutex_unlock(&p->lock);
+
+		rc = p->ops->produce(p->ctx, item, &result, &e);
+
+		pthread_mutex_lock(&p->lock);
+		if (rc) {
+			pool_fail_locked(p, &e, "produce", item);
+			pthread_mutex_unlock(&p->lock);
+			return NULL;
+		}
+		/* Published even after a stop: the calling thread discards it. */
+		p->slots[item % p->window].result = result;
+		p->slots[item % p->window].ready = true;
+		if (item == p->consumed)
+			pthread_cond_signal(&p->ready_cv);
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
+/* The calling thread's half: consume in order until done or stopped. */
+static void pool_consume_all(struct pool *p)
+{
+	pthread_mutex_lock(&p->lock);
+	while (p->consumed < p->nr_items) {
+		struct pool_slot *s = &p->slots[p->consumed % p->window];
+		struct d2b_error e = { 0 };
+		size_t item = p->consumed;
+		void *result;
+		int rc;
+
+		while (!p->stop && !s->ready)
+			pthread_cond_wait(&p->ready_cv, &p->lock);
+		if (p->stop)
+			break;
+		result = s->result;
+		s->result = NULL;
+		s->ready = false;
+		pthread_mutex_unlock(&p->lock);
+
+		rc = p->ops->consume(p->ctx, item, result, &e);
+
+		pthread_mutex_lock(&p->lock);
+		if (rc) {
+			pool_fail_locked(p, &e, "consume", item);
+			break;
+		}
+		/* The result is the consumer's now: its ticket is free. */
+		p->consumed++;
+		pthread_cond_signal(&p->work_cv);
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
+static int pool_run_inline(size_t nr_items, const struct pool_ops *ops,
+			   void *ctx, struct pool_stats *stats,
+			   struct d2b_error *err)
+{
+	if (stats)
+		stats->max_alive = 1;	/* one item at a time */
+	for (size_t i = 0; i < nr_items; i++) {
+		struct d2b_error e = { 0 };
+		void *result = NULL;
+
+		if (ops->produce(ctx, i, &result, &e)) {
+			if (!e.set)
+				d2b_error_set(&e, "worker pool: produce of item %zu failed", i);
+			return d2b_error_set(err, "%s", e.msg);
+		}
+		if (ops->consume(ctx, i, result, &e)) {
+			if (!e.set)
+				d2b_error_set(&e, "worker pool: consume of item %zu failed", i);
+			return d2b_error_set(err, "%s", e.msg);
+		}
+	}
+	return 0;
+}
+
+static void pool_attr_init(pthread_attr_t *attr)
+{
+	size_t size = 0;
+
+	pthread_attr_init(attr);
+	if (pthread_attr_getstacksize(attr, &size) == 0 && size < POOL_MIN_STACK)
+		pthread_attr_setstacksize(attr, POOL_MIN_STACK);
+}
+
+int pool_run(size_t nr_items, unsigned threads, size_t window,
+	     const struct pool_ops *ops, void *ctx, struct pool_stats *stats,
+	     struct d2b_error *err)
+{
+	struct pool p;
+	pthread_t *tids;
+	pthread_attr_t attr;
+	unsigned started = 0;
+	int rc = 0;
+
+	if (stats) {
+		stats->threads_started = 0;
+		stats->max_alive = 0;
+	}
+	if (nr_items == 0)
+		return 0;
+	if (threads <= 1)
+		return pool_run_inline(nr_items, ops, ctx, stats, err);
+
+	if (window == 0)
+		window = 2 * (size_t)threads;
+	if (window > nr_items)	/* never more slots than items */
+		window = nr_items;
+	if (threads > window)	/* extra workers would only sleep */
+		threads = (unsigned)window;
+
+	memset(&p, 0, sizeof(p));
+	p.nr_items = nr_items;
+	p.window = window;
+	p.ops = ops;
+	p.ctx = ctx;
+	p.slots = calloc(window, sizeof(*p.slots));
+	tids = calloc(threads, sizeof(*tids));
+	if (!p.slots || !tids) {
+		free(p.slots);
+		free(tids);
+		return d2b_error_oom(err);
+	}
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.work_cv, NULL);
+	pthread_cond_init(&p.ready_cv, NULL);
+
+	pool_attr_init(&attr);
+	for (unsigned i = 0; i < threads; i++) {
+		int e = pthread_create(&tids[i], &attr, pool_worker, &p);
+
+		if (e) {
+			/* Carry on with fewer workers; none at all is fatal. */
+			if (started == 0) {
+				pthread_mutex_lock(&p.lock);
+				d2b_error_set(&p.first_err,
+					      "worker pool: cannot create a thread: %s",
+					      strerror(e));
+				p.stop = true;
+				pthread_mutex_unlock(&p.lock);
+			}
+			break;
+		}
+		started++;
+	}
+	pthread_attr_destroy(&attr);
+
+	if (started)
+		pool_consume_all(&p);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+
+	/* Every thread is gone: no lock needed any more. Whatever results are
+	 * still in slots were produced and never consumed. */
+	for (size_t i = 0; i < window; i++) {
+		if (p.slots[i].ready && ops->discard)
+			ops->discard(ctx, p.slots[i].result);
+	}
+	if (p.stop || p.first_err.set)
+		rc = d2b_error_set(err, "%s", p.first_err.msg);
+
+	if (stats) {
+		stats->threads_started = started;
+		stats->max_alive = p.max_alive;
+	}
+	pthread_cond_destroy(&p.ready_cv);
+	pthread_cond_destroy(&p.work_cv);
+	pthread_mutex_destroy(&p.lock);
+	free(p.slots);
+	free(tids);
+	return rc;
+}
+
+unsigned pool_cpu_count(void)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	long conf = sysconf(_SC_NPROCESSORS_CONF);
+	size_t ncpus = 1024;
+	long n = online > 0 ? online : 1;
+
+	if (conf > (long)ncpus)
+		ncpus = (size_t)conf;
+	/* The affinity mask may be larger than the configured CPUs on kernels
+	 * built with a big NR_CPUS: grow until the kernel accepts it. */
+	for (int tries = 0; tries < 8; tries++, ncpus *= 2) {
+		cpu_set_t *set = CPU_ALLOC(ncpus);
+		size_t size = CPU_ALLOC_SIZE(ncpus);
+		int r;
+
+		if (!set)
+			break;
+		CPU_ZERO_S(size, set);
+		r = sched_getaffinity(0, size, set);
+		if (r == 0) {
+			long allowed = CPU_COUNT_S(size, set);
+
+			CPU_FREE(set);
+			if (allowed > 0 && allowed < n)
+				n = allowed;
+			break;
+		}
+		CPU_FREE(set);
+		if (errno != EINVAL)
+			break;
+	}
+	if (n > (long)UINT32_MAX)
+		n = UINT32_MAX;
+	return (unsigned)n;
+}
