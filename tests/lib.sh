@@ -1,0 +1,208 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# tests/lib.sh: the library every shell test sources first:
+#
+#     . "$D2B_SRC/tests/lib.sh"
+#
+# ctest gives each test D2B (the dwarf2btf binary), D2B_BUILD (build dir),
+# D2B_SRC (source dir) and D2B_TOOLS (build/tests/tools). A test exits 0 on
+# success, 77 when skipped, anything else on failure.
+#
+#   d2b_fixtures [FILTER]  build the fixture binaries that are missing or older
+#                          than their sources (or this file) and print their
+#                          paths, one a line. FILTER is a glob on the fixture
+#                          NAME. Fixture sources in tests/fixtures/:
+#                            NAME.c    one CU          NAME.cc   C++, one CU
+#                            NAME/     a directory of *.c (or *.cc): several CUs
+#                          Each is built with {gcc,clang} x {-O0,-O2} x
+#                          {-gdwarf-4,-gdwarf-5} into
+#                            $D2B_BUILD/fixtures/NAME.CC.ON.dwarfV
+#                          (CC is gcc or clang also for C++, which uses g++ /
+#                          clang++), plus one ET_REL object of the first source
+#                            $D2B_BUILD/fixtures/NAME.gcc.O2.dwarf5.o
+#                          A source whose first line holds
+#                          "/* fixture: clang-only */" is built with clang only
+#                          (its object is then NAME.clang.O2.dwarf5.o).
+#                          "fixture-cflags: FLAGS */" in its first 5 lines
+#                          adds FLAGS to every compile of that fixture;
+#                          "fixture: no-object" there builds no ET_REL object
+#                          (e.g. type units, which an object keeps in COMDAT
+#                          .debug_info sections that libdw cannot follow).
+#                          Builds go to a temporary name and are renamed into
+#                          place, so concurrent tests may call this at once.
+#                          Returns 1 (compiler errors on stderr) if a build
+#                          fails, so call it as
+#                            fx=$(d2b_fixtures) || d2b_fail "fixtures"
+#                            for f in $fx; do ...; done
+#   d2b_skip MSG           print MSG and exit 77 (skip)
+#   d2b_fail MSG           print MSG and exit 1
+#   d2b_need_cmd CMD...    skip unless every CMD is on PATH (or executable)
+#   d2b_corpus             print the kernel corpus directory (vmlinux and
+#                          modules/*.ko) when D2B_CORPUS=1 (fetches it) or
+#                          when a complete cached copy exists; else return 1
+#   d2b_tmpdir             print a per-test temporary directory (created on
+#                          the first call), removed when the test exits. It is
+#                          removed by an EXIT trap set when this file is
+#                          sourced: a test that sets its own EXIT trap must
+#                          call d2b_cleanup from it.
+
+if [ -z "${D2B_SRC:-}" ]; then
+	D2B_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+fi
+
+d2b_skip() {
+	echo "SKIP: $*" >&2
+	exit 77
+}
+
+d2b_fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+d2b_need_cmd() {
+	local c
+	for c in "$@"; do
+		if [ -x "$c" ] || command -v "$c" >/dev/null 2>&1; then
+			continue
+		fi
+		d2b_skip "needs '$c'"
+	done
+}
+
+# One directory per test process ($$ is the test's shell even inside $(...)).
+_d2b_tmp=${TMPDIR:-/tmp}/d2b-test.$$
+
+d2b_tmpdir() {
+	mkdir -p "$_d2b_tmp" && echo "$_d2b_tmp"
+}
+
+d2b_cleanup() {
+	rm -rf "$_d2b_tmp"
+}
+trap d2b_cleanup EXIT
+
+d2b_corpus() {
+	local cache=${D2B_CORPUS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/dwarf2btf}
+	if [ -s "$cache/vmlinux" ] && [ -f "$cache/.complete" ]; then
+		echo "$cache"
+		return 0
+	fi
+	if [ "${D2B_CORPUS:-0}" = 1 ]; then
+		"$D2B_SRC/bench/fetch-corpus.sh"
+		return
+	fi
+	return 1
+}
+
+# _d2b_build OUT SRC... -- CMD...: run CMD -o TMP if OUT is missing or older
+# than any SRC, then rename TMP to OUT.
+_d2b_build() {
+	local out=$1 s stale=0
+	shift
+	local srcs=()
+	while [ "$1" != "--" ]; do srcs+=("$1"); shift; done
+	shift
+	if [ ! -e "$out" ]; then
+		stale=1
+	else
+		for s in "${srcs[@]}"; do
+			if [ "$s" -nt "$out" ]; then stale=1; break; fi
+		done
+	fi
+	[ "$stale" = 1 ] || return 0
+	local tmp="$out.tmp.$$.$BASHPID"
+	if ! "$@" -o "$tmp"; then
+		rm -f "$tmp"
+		echo "d2b_fixtures: failed: $* -o $out" >&2
+		return 1
+	fi
+	mv -f "$tmp" "$out"
+}
+
+d2b_fixtures() {
+	local filter=${1:-*}
+	local fixdir="$D2B_SRC/tests/fixtures"
+	local outdir="${D2B_BUILD:?D2B_BUILD is not set}/fixtures"
+	local src name lang ccs cc drv o v out deps pids rc=0 objcc
+	local -a cfiles
+	mkdir -p "$outdir" || return 1
+	for src in "$fixdir"/*; do
+		cfiles=()
+		case $src in
+		*.c)  name=$(basename "$src" .c);  lang=c;   cfiles=("$src") ;;
+		*.cc) name=$(basename "$src" .cc); lang="c++"; cfiles=("$src") ;;
+		*)
+			[ -d "$src" ] || continue
+			name=$(basename "$src")
+			lang=c
+			shopt -s nullglob
+			cfiles=("$src"/*.c)
+			if [ ${#cfiles[@]} = 0 ]; then
+				cfiles=("$src"/*.cc)
+				lang="c++"
+			fi
+			shopt -u nullglob
+			[ ${#cfiles[@]} -gt 0 ] || continue
+			;;
+		esac
+		# shellcheck disable=SC2254
+		case $name in $filter) ;; *) continue ;; esac
+		deps=("${cfiles[@]}" "${BASH_SOURCE[0]}")
+		[ -d "$src" ] && deps+=("$src"/*)
+		if head -n 1 "${cfiles[0]}" | grep -q 'fixture: clang-only'; then
+			ccs="clang"
+		else
+			ccs="gcc clang"
+		fi
+		local -a extra=()
+		local line
+		line=$(head -n 5 "${cfiles[0]}" | grep -o 'fixture-cflags:[^*]*' | head -n 1)
+		# shellcheck disable=SC2206
+		[ -n "$line" ] && extra=(${line#fixture-cflags:})
+		pids=()
+		for cc in $ccs; do
+			case $cc-$lang in
+			gcc-c) drv=(gcc -fno-eliminate-unused-debug-types) ;;
+			gcc-c++) drv=(g++ -fno-eliminate-unused-debug-types) ;;
+			clang-c) drv=(clang) ;;
+			clang-c++) drv=(clang++) ;;
+			esac
+			for o in 0 2; do
+				for v in 4 5; do
+					out="$outdir/$name.$cc.O$o.dwarf$v"
+					_d2b_build "$out" "${deps[@]}" -- \
+						"${drv[@]}" -g -gdwarf-$v -O$o -w "${extra[@]}" "${cfiles[@]}" &
+					pids+=($!)
+				done
+			done
+		done
+		objcc=${ccs%% *}
+		if head -n 5 "${cfiles[0]}" | grep -q 'fixture: no-object'; then
+			objcc=
+		fi
+		case $objcc-$lang in
+		gcc-c) drv=(gcc -fno-eliminate-unused-debug-types) ;;
+		gcc-c++) drv=(g++ -fno-eliminate-unused-debug-types) ;;
+		clang-c) drv=(clang) ;;
+		clang-c++) drv=(clang++) ;;
+		esac
+		if [ -n "$objcc" ]; then
+			_d2b_build "$outdir/$name.$objcc.O2.dwarf5.o" "${deps[@]}" -- \
+				"${drv[@]}" -g -gdwarf-5 -O2 -w "${extra[@]}" -c "${cfiles[0]}" &
+			pids+=($!)
+		fi
+		for o in "${pids[@]}"; do
+			wait "$o" || rc=1
+		done
+		[ $rc = 0 ] || return 1
+		for cc in $ccs; do
+			for o in 0 2; do
+				for v in 4 5; do
+					echo "$outdir/$name.$cc.O$o.dwarf$v"
+				done
+			done
+		done
+		[ -z "$objcc" ] || echo "$outdir/$name.$objcc.O2.dwarf5.o"
+	done
+	return $rc
+}
