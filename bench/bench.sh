@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Benchmark dwarf2btf against the installed pahole on the kernel corpus.
+#
+#   bench/bench.sh [-n RUNS] [-b BUILD_DIR] [WORKLOAD...]
+#
+# Workloads (default: all):
+#   floor        dwarf2btf walk (decode every DIE, skip attributes; one core)
+#   load         decode every CU into the model, no output: ours -j1, -j2
+#   pahole       `pahole vmlinux > /dev/null`: ours -j1, -j2 vs pahole 1.24
+#   pahole-C     `pahole -C task_struct vmlinux`: ours vs pahole 1.24
+# Each command runs RUNS times (default 3), ours and pahole alternated, under
+# /usr/bin/time; the table shows medians of wall time, CPU time (user+sys) and
+# peak RSS, and the ratio ours/pahole where both ran.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+runs=3
+build=build
+while getopts "n:b:" o; do
+	case $o in
+	n) runs=$OPTARG ;;
+	b) build=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+workloads=${*:-floor load pahole pahole-C}
+
+corpus=$(bench/fetch-corpus.sh)
+vmlinux=$corpus/vmlinux
+d2b=$build/dwarf2btf
+[ -x "$d2b" ] || { echo "bench: build first ($d2b missing)" >&2; exit 1; }
+ref_pahole=${REF_PAHOLE:-/usr/bin/pahole}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# measure NAME CMD...: one run, appends "wall cpu rss_kb" to $tmp/NAME
+measure() {
+	local name=$1
+	shift
+	/usr/bin/time -f "%e %U %S %M" -o "$tmp/t" "$@" > /dev/null 2> "$tmp/err" ||
+		{ echo "bench: '$*' failed:" >&2; cat "$tmp/err" >&2; exit 1; }
+	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$tmp/t" >> "$tmp/$name"
+}
+
+median() { # FILE COLUMN
+	sort -n -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'
+}
+
+rows=()
+row() { # LABEL NAME [REF_NAME]
+	local w c r
+	w=$(median "$tmp/$2" 1); c=$(median "$tmp/$2" 2); r=$(median "$tmp/$2" 3)
+	if [ -n "${3:-}" ]; then
+		local rw rr
+		rw=$(median "$tmp/$3" 1); rr=$(median "$tmp/$3" 3)
+		rows+=("$(printf '| %s | %.2f | %.2f | %d | %.3f | %.3f |' "$1" "$w" "$c" $((r / 1024)) \
+			"$(echo "$w $rw" | awk '{ print $1 / $2 }')" "$(echo "$r $rr" | awk '{ print $1 / $2 }')")")
+	else
+		rows+=("$(printf '| %s | %.2f | %.2f | %d | | |' "$1" "$w" "$c" $((r / 1024)))")
+	fi
+}
+
+for ((i = 0; i < runs; i++)); do
+	for w in $workloads; do
+		case $w in
+		floor)
+			measure floor "$d2b" walk "$vmlinux" ;;
+		load)
+			measure load1 "$d2b" load -j1 "$vmlinux"
+			measure load2 "$d2b" load -j2 "$vmlinux" ;;
+		pahole)
+			measure ref_pahole1 "$ref_pahole" -j1 "$vmlinux"
+			measure pahole1 "$d2b" pahole -j1 "$vmlinux"
+			measure ref_pahole2 "$ref_pahole" -j2 "$vmlinux"
+			measure pahole2 "$d2b" pahole -j2 "$vmlinux" ;;
+		pahole-C)
+			measure ref_pahole_c "$ref_pahole" -C task_struct "$vmlinux"
+			measure pahole_c "$d2b" pahole -C task_struct "$vmlinux" ;;
+		*)
+			echo "bench: unknown workload $w" >&2; exit 2 ;;
+		esac
+	done
+done
+
+for w in $workloads; do
+	case $w in
+	floor) row "floor: walk every DIE (-j1)" floor ;;
+	load)
+		row "load every CU, ours -j1" load1
+		row "load every CU, ours -j2" load2 ;;
+	pahole)
+		row "pahole 1.24 vmlinux -j1" ref_pahole1
+		row "ours pahole vmlinux -j1" pahole1 ref_pahole1
+		row "pahole 1.24 vmlinux -j2" ref_pahole2
+		row "ours pahole vmlinux -j2" pahole2 ref_pahole2 ;;
+	pahole-C)
+		row "pahole 1.24 -C task_struct" ref_pahole_c
+		row "ours pahole -C task_struct" pahole_c ref_pahole_c ;;
+	esac
+done
+
+echo "# $(date -u +%Y-%m-%d) $(nproc) CPUs, $(free -g | awk '/Mem:/ { print $2 }') GiB; corpus $(cat "$corpus/package"); medians of $runs runs"
+echo
+echo "| command | wall s | CPU s | peak RSS MiB | wall ours/pahole | RSS ours/pahole |"
+echo "| --- | --- | --- | --- | --- | --- |"
+printf '%s\n' "${rows[@]}"
