@@ -71,6 +71,7 @@ struct scope {
 	struct type *type;		/* composite, enum, array, proto, pointer */
 	struct function *func;		/* function, or enclosing function of a block */
 	size_t first;			/* start in the scratch stack of its children */
+	size_t first_nested;		/* composites: start in the nested stack */
 	bool has_varargs;
 };
 
@@ -93,6 +94,7 @@ struct loader {
 	struct u64_vec param_origin_offs;
 	struct enumerator_vec enumerators;
 	struct dim_vec dims;
+	struct type_vec nested;		/* scratch: types defined in open composites */
 	/* All parameters of functions, for resolving abstract origins. */
 	struct param_vec_ptr {
 		struct param **data;
@@ -117,6 +119,7 @@ static void loader_free_scratch(struct loader *l)
 	u64_vec_free(&l->param_origin_offs);
 	enumerator_vec_free(&l->enumerators);
 	dim_vec_free(&l->dims);
+	type_vec_free(&l->nested);
 	free(l->all_params.data);
 	u64_vec_free(&l->all_param_origin);
 }
@@ -379,6 +382,28 @@ static struct type *new_type(struct loader *l, const struct dw_die *die,
 	t->alignment = (uint32_t)di->alignment;
 	t->declaration = di->declaration;
 	t->id = (uint32_t)l->types.len;
+	t->scope = TS_OTHER;
+	if (l->top >= 0) {
+		const struct scope *p = &l->scopes[l->top];
+
+		switch (p->kind) {
+		case SCOPE_UNIT:
+			t->scope = TS_UNIT;
+			break;
+		case SCOPE_COMPOSITE:
+			t->scope = TS_COMPOSITE;
+			if (type_vec_push(&l->nested, t))
+				return NULL;
+			break;
+		case SCOPE_FUNCTION:
+		case SCOPE_BLOCK:
+			t->scope = TS_FUNCTION;
+			break;
+		case SCOPE_NAMESPACE:
+			t->scope = TS_NAMESPACE;
+			break;
+		}
+	}
 	if (type_vec_push(&l->types, t))
 		return NULL;
 	if (di->has_type && add_fixup(l, &t->type, di->type_off))
@@ -467,6 +492,16 @@ static int close_scope(struct loader *l)
 		s->type->composite.nr_members = (uint32_t)n;
 		l->members.len = s->first;
 		l->member_type_offs.len = s->first;
+		n = l->nested.len - s->first_nested;
+		if (n) {
+			struct type **nested = arena_alloc(a, n * sizeof(*nested));
+			if (!nested)
+				return oom(l);
+			memcpy(nested, l->nested.data + s->first_nested, n * sizeof(*nested));
+			s->type->composite.nested = nested;
+		}
+		s->type->composite.nr_nested = (uint32_t)n;
+		l->nested.len = s->first_nested;
 		break;
 	}
 	case SCOPE_ENUM: {
@@ -793,12 +828,11 @@ composite:
 		t = new_type(l, die, &di, kind);
 		if (!t)
 			return oom(l);
-		if (parent && parent->kind == SCOPE_COMPOSITE)
-			parent->type->composite.nr_nested++;
 		if (dw_die_has_children(die)) {
 			s = push_scope(l, die, SCOPE_COMPOSITE);
 			s->type = t;
 			s->first = l->members.len;
+			s->first_nested = l->nested.len;
 		}
 		return 0;
 
@@ -882,8 +916,6 @@ composite:
 		goto maybe_children;
 
 	case DW_TAG_subprogram:
-		if (parent && parent->kind == SCOPE_COMPOSITE)
-			parent->type->composite.nr_nested += 0;
 		return handle_function(l, die, &di, false);
 
 	case DW_TAG_inlined_subroutine:

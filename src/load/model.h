@@ -103,8 +103,18 @@ struct param {
 	const struct param *origin;
 };
 
+/* Where a type's DIE sits. */
+enum type_scope {
+	TS_UNIT,		/* a child of the unit DIE */
+	TS_COMPOSITE,		/* defined inside a struct/union/class */
+	TS_FUNCTION,		/* inside a function or one of its blocks */
+	TS_NAMESPACE,		/* inside a C++ namespace */
+	TS_OTHER,		/* inside anything else */
+};
+
 struct type {
 	uint8_t kind;		/* enum type_kind */
+	uint8_t scope;		/* enum type_scope */
 	bool declaration;	/* DW_AT_declaration: a forward declaration */
 	bool is_packed;		/* computed by printers; loader leaves false */
 	uint16_t cu_lang;	/* DW_LANG_* of the unit */
@@ -125,7 +135,9 @@ struct type {
 		struct {		/* TK_STRUCT, TK_UNION, TK_CLASS */
 			struct member *members;	/* data members in order */
 			uint32_t nr_members;
-			/* Types defined inside (C++ nested types; C: none) */
+			/* Types whose DIEs are children of this one (anonymous
+			 * struct/union member types, C++ nested types), in
+			 * DIE order */
 			uint32_t nr_nested;
 			struct type **nested;
 		} composite;

@@ -34,11 +34,13 @@ static const char source[] =
 	"enum wide { W = 0x1234567890LL };\n"
 	"typedef const volatile struct inner cv_inner;\n"
 	"struct zl { int n; int z[0]; };\n"
+	"struct withanon { int a; union { int b; char c; }; struct { short s; } named; };\n"
+	"struct withanon gwa;\n"
 	"struct bits gb; struct outer go; union u gu; enum color gc; enum wide gw; cv_inner gcv; struct zl gz;\n"
 	"int (*fptr)(int, char *);\n"
 	"__attribute__((noinline)) int add3(int x, long y, const char *z) { return x + (int)y + z[0]; }\n"
 	"int vsum(int n, ...) { return n; }\n"
-	"int main(void) { return add3(1, 2, \"\") + vsum(1) - 2 + gb.a + go.c; }\n";
+	"int main(void) { struct local { int q; } lv = { 0 }; return add3(1, 2, \"\") + vsum(1) - 2 + gb.a + go.c + lv.q; }\n";
 
 static const struct type *find_type(const struct cu_model *cu, int kind, const char *name)
 {
@@ -68,7 +70,7 @@ static const struct function *find_func(const struct cu_model *cu, const char *n
 	return NULL;
 }
 
-static void check_model(const char *what, const struct cu_model *cu)
+static void check_model(const char *what, const struct cu_model *cu, bool nests)
 {
 	const struct type *t, *e;
 	const struct member *m;
@@ -111,6 +113,25 @@ static void check_model(const char *what, const struct cu_model *cu)
 	m = find_member(t, "z");
 	CHECK(m && m->type && m->type->kind == TK_ARRAY && m->type->array.nr_dims == 1 &&
 	      m->type->array.dims[0].count == 0, "%s: zl.z[0]", what);
+
+	/* clang nests the anonymous member types in the struct's DIE; gcc puts
+	 * them at unit level. */
+	t = find_type(cu, TK_STRUCT, "withanon");
+	CHECK(t && t->scope == TS_UNIT && t->composite.nr_members == 3 &&
+	      t->composite.members[1].type && t->composite.members[1].type->kind == TK_UNION &&
+	      !t->composite.members[1].type->name, "%s: struct withanon", what);
+	if (t && nests) {
+		CHECK(t->composite.nr_nested == 2 && t->composite.nested[0]->kind == TK_UNION &&
+		      t->composite.nested[0]->scope == TS_COMPOSITE &&
+		      t->composite.nested[1]->kind == TK_STRUCT &&
+		      t->composite.members[1].type == t->composite.nested[0],
+		      "%s: struct withanon nested types (%u)", what, t->composite.nr_nested);
+	} else if (t) {
+		CHECK(t->composite.nr_nested == 0 && t->composite.members[1].type->scope == TS_UNIT,
+		      "%s: struct withanon unit-level anonymous types", what);
+	}
+	t = find_type(cu, TK_STRUCT, "local");
+	CHECK(t && t->scope == TS_FUNCTION, "%s: struct local scope %d", what, t ? t->scope : -1);
 
 	t = find_type(cu, TK_UNION, "u");
 	CHECK(t && t->size == 8 && t->composite.nr_members == 2, "%s: union u", what);
@@ -207,7 +228,7 @@ int main(void)
 						CHECK(cu, "%s: load_cu: %s", what, err.msg);
 						if (cu && cu->name && strstr(cu->name, "load_fixture.c")) {
 							seen = true;
-							check_model(what, cu);
+							check_model(what, cu, c == 1);
 						}
 						cu_model_destroy(cu);
 					}
