@@ -49,7 +49,7 @@ struct elf_symbol {
 	uint64_t size;
 	uint8_t type;		/* STT_* */
 	uint8_t bind;		/* STB_* */
-	uint16_t shndx;		/* section index (SHN_* for special ones) */
+	uint32_t shndx;		/* section index (SHN_* for special ones; extended indexes resolved) */
 };
 
 /* Open PATH. On failure returns NULL with "PATH: reason" in err. */
