@@ -1,11 +1,208 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Placeholder until the pahole front end lands. */
+/*
+ * pahole: show data structure layouts, pahole 1.24 compatible (DWARF input).
+ *
+ * Units are decoded on the worker pool (-j) and handed here in unit order;
+ * each unit's text is built in a strbuf and written at once, so the output
+ * is the same for any thread count.
+ */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
+#include "print/pahole_select.h"
+
+#define PAHOLE_VERSION "v1.24"
+
+enum {
+	OPT_HEX = 256,
+	OPT_VERSION,
+	OPT_SUPPRESS_PACKED,
+	OPT_SUPPRESS_ALIGNED,
+	OPT_HELP,
+};
+
+static const struct option long_opts[] = {
+	{ "class_name", required_argument, NULL, 'C' },
+	{ "cacheline_size", required_argument, NULL, 'c' },
+	{ "expand_types", no_argument, NULL, 'E' },
+	{ "format_path", required_argument, NULL, 'F' },
+	{ "jobs", optional_argument, NULL, 'j' },
+	{ "rel_offset", no_argument, NULL, 'r' },
+	{ "sizes", no_argument, NULL, 's' },
+	{ "hex", no_argument, NULL, OPT_HEX },
+	{ "suppress_packed", no_argument, NULL, OPT_SUPPRESS_PACKED },
+	{ "suppress_aligned_attribute", no_argument, NULL, OPT_SUPPRESS_ALIGNED },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *f)
+{
+	fputs("Usage: pahole [OPTION...] FILE\n"
+	      "\n"
+	      "  -c, --cacheline_size=SIZE  set cacheline size to SIZE\n"
+	      "  -C, --class_name=CLASS_NAME   Show just this class\n"
+	      "  -E, --expand_types         expand class members\n"
+	      "  -F, --format_path=FORMAT_LIST   List of debugging formats to try\n"
+	      "      --hex                  Print offsets and sizes in hexadecimal\n"
+	      "  -j, --jobs[=NR_JOBS]       run N jobs in parallel [default to number of\n"
+	      "                             online processors]\n"
+	      "  -r, --rel_offset           show relative offsets of members in inner structs\n"
+	      "  -s, --sizes                show size of classes\n"
+	      "      --suppress_aligned_attribute   Suppress __attribute__((aligned(N))\n"
+	      "      --suppress_packed      Suppress output of inferred __attribute__((__packed__))\n"
+	      "  -?, --help                 Give this help list\n"
+	      "      --version              Print program version\n", f);
+}
+
+struct pahole_run {
+	struct pahole_select *sel;
+	struct strbuf out;
+	bool write_failed;
+	bool stopped;		/* every -C name printed */
+};
+
+static int consume(void *ctx, struct cu_model *cu, struct d2b_error *err)
+{
+	struct pahole_run *r = ctx;
+
+	if (pahole_select_cu(r->sel, cu, &r->out, err))
+		return -1;
+	if (r->out.len && fwrite(r->out.buf, 1, r->out.len, stdout) != r->out.len) {
+		r->write_failed = true;
+		return d2b_error_set(err, "writing the output failed");
+	}
+	strbuf_reset(&r->out);
+	if (pahole_select_done(r->sel)) {
+		r->stopped = true;
+		return d2b_error_set(err, "done");
+	}
+	return 0;
+}
+
+static int check_formats(const char *list, struct d2b_error *err)
+{
+	char *copy = strdup(list), *s, *save = NULL;
+	bool dwarf = false;
+
+	if (!copy)
+		return d2b_error_oom(err);
+	for (s = strtok_r(copy, ",", &save); s; s = strtok_r(NULL, ",", &save))
+		if (!strcmp(s, "dwarf"))
+			dwarf = true;
+	free(copy);
+	if (!dwarf)
+		return d2b_error_set(err, "format path '%s': only 'dwarf' is supported", list);
+	return 0;
+}
+
+static int run_file(const char *path, const struct pahole_select_opts *so,
+		    unsigned threads, struct d2b_error *err)
+{
+	struct cli_dwarf_input in;
+	struct cu_stream_options copts = { 0 };
+	struct pahole_run r = { 0 };
+	int rc;
+
+	if (cli_dwarf_open(&in, path, err))
+		return -1;
+	r.sel = pahole_select_create(so, err);
+	if (!r.sel) {
+		cli_dwarf_close(&in);
+		return -1;
+	}
+	copts.threads = threads;
+	copts.load.skip_functions = true;
+	copts.load.skip_locations = true;
+	copts.load.skip_line_files = true;
+	rc = cu_stream_run(&in.dwarf, &copts, consume, &r, NULL, err);
+	if (rc && r.stopped) {
+		d2b_error_clear(err);
+		rc = 0;
+	}
+	if (!rc && fflush(stdout))
+		rc = d2b_error_set(err, "writing the output failed");
+	if (!rc && pahole_select_missing(r.sel))
+		fprintf(stderr, "pahole: type '%s' not found\n", pahole_select_missing(r.sel));
+	strbuf_free(&r.out);
+	pahole_select_destroy(r.sel);
+	cli_dwarf_close(&in);
+	return rc;
+}
 
 int pahole_main(int argc, char **argv)
 {
-	fprintf(stderr, "pahole: not implemented yet\n");
-	return 1;
+	struct pahole_select_opts so = { .mode = PAHOLE_LAYOUT };
+	struct d2b_error err = { 0 };
+	unsigned threads = 1;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "C:c:EF:j::rs", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			so.class_names = optarg;
+			break;
+		case 'c':
+			so.print.cacheline_size = (unsigned)atoi(optarg);
+			break;
+		case 'E':
+			so.print.expand_types = true;
+			break;
+		case 'F':
+			if (check_formats(optarg, &err))
+				return cli_fail("pahole", &err);
+			break;
+		case 'j':
+			threads = cli_parse_jobs(optarg);
+			if (!threads) {
+				d2b_error_set(&err, "invalid --jobs value '%s'", optarg);
+				return cli_fail("pahole", &err);
+			}
+			break;
+		case 'r':
+			so.print.rel_offset = true;
+			break;
+		case 's':
+			so.mode = PAHOLE_SIZES;
+			break;
+		case OPT_HEX:
+			so.print.hex = true;
+			break;
+		case OPT_SUPPRESS_PACKED:
+			so.print.suppress_packed = true;
+			break;
+		case OPT_SUPPRESS_ALIGNED:
+			so.print.suppress_aligned = true;
+			break;
+		case OPT_VERSION:
+			puts(PAHOLE_VERSION);
+			return 0;
+		case OPT_HELP:
+			usage(stdout);
+			return 0;
+		default:
+			if (c == '?' && optopt == '?') {	/* -? */
+				usage(stdout);
+				return 0;
+			}
+			fprintf(stderr, "pahole: invalid option '%s'\n"
+				"Try `pahole --help' for more information.\n",
+				argv[optind - 1]);
+			return 64;
+		}
+	}
+	if (optind >= argc) {
+		d2b_error_set(&err, "no input file");
+		return cli_fail("pahole", &err);
+	}
+	for (int i = optind; i < argc; i++)
+		if (run_file(argv[i], &so, threads, &err))
+			return cli_fail("pahole", &err);
+	return 0;
 }

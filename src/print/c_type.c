@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * C spellings of model types, reproducing pahole 1.24's tag__name(),
+ * ftype__fprintf() and ftype__fprintf_parms() (see c_type.h for the quirks).
+ *
+ * pahole formats into fixed-size stack buffers; each helper here takes the
+ * size of the buffer pahole would have used and cuts its result to fit, so
+ * that very long spellings are cut where pahole cuts them.
+ */
+#include "print/c_type.h"
+
+#include <string.h>
+
+#include "dwarf/dw_const.h"
+
+/* Deeper than this, a chain of pointers/qualifiers is taken as a loop. */
+#define C_TYPE_MAX_DEPTH 64
+
+static void name_into(struct strbuf *sb, const struct type *t, size_t bufsize,
+		      int depth);
+
+/* Append S cut to BUFSIZE - 1 characters (snprintf into char[BUFSIZE]). */
+static void put_cut(struct strbuf *sb, const char *s, size_t bufsize)
+{
+	size_t n = strlen(s);
+
+	if (bufsize == 0)
+		return;
+	if (n > bufsize - 1)
+		n = bufsize - 1;
+	strbuf_add(sb, s, n);
+}
+
+static const char *kind_prefix(const struct type *t)
+{
+	switch (t->kind) {
+	case TK_ENUM:
+		return "enum ";
+	case TK_STRUCT:
+		/* pahole calls every C++ struct a class */
+		return t->cu_lang == DW_LANG_C_plus_plus ? "class " : "struct ";
+	case TK_CLASS:
+		return "class ";
+	case TK_UNION:
+		return "union ";
+	default:
+		return "";
+	}
+}
+
+/* tag__ptr_name: "<pointee> [const ]<suffix>" */
+static void ptr_name(struct strbuf *out, const struct type *t,
+		     const char *suffix, size_t bufsize, int depth)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	const struct type *target = t->type;
+	const char *const_pointer = "";
+
+	if (!target) {
+		strbuf_addf(&tmp, "void %s", suffix);
+	} else {
+		if (target->kind == TK_CONST && target->type &&
+		    target->type->kind == TK_POINTER) {
+			const_pointer = "const ";
+			target = target->type;
+		}
+		name_into(&tmp, target, 1024, depth + 1);
+		strbuf_addf(&tmp, " %s%s", const_pointer, suffix);
+	}
+	put_cut(out, strbuf_str(&tmp), bufsize);
+	strbuf_free(&tmp);
+}
+
+static void ftype_into(struct strbuf *sb, const struct c_ftype *f,
+		       const char *name, unsigned flags, int type_spacing,
+		       int depth);
+
+static void name_into(struct strbuf *sb, const struct type *t, size_t bufsize,
+		      int depth)
+{
+	struct strbuf tmp = STRBUF_INIT;
+
+	if (!t) {
+		put_cut(sb, "void", bufsize);
+		return;
+	}
+	if (depth > C_TYPE_MAX_DEPTH) {
+		put_cut(sb, "<ERROR: type loop detected>", bufsize);
+		return;
+	}
+
+	switch (t->kind) {
+	case TK_BASE:
+		put_cut(sb, t->name ? t->name : "nameless base type!", bufsize);
+		break;
+	case TK_POINTER:
+		ptr_name(sb, t, "*", bufsize, depth);
+		break;
+	case TK_REFERENCE:
+		ptr_name(sb, t, "&", bufsize, depth);
+		break;
+	case TK_RVALUE_REFERENCE:
+		ptr_name(sb, t, "&&", bufsize, depth);
+		break;
+	case TK_PTR_TO_MEMBER: {
+		const struct type *c = t->ptr_to_member.containing;
+		struct strbuf suffix = STRBUF_INIT;
+
+		strbuf_addf(&suffix, "%s::*", c && c->name ? c->name : "");
+		ptr_name(sb, t, strbuf_str(&suffix), bufsize, depth);
+		strbuf_free(&suffix);
+		break;
+	}
+	case TK_CONST:
+	case TK_VOLATILE:
+	case TK_RESTRICT:
+	case TK_ATOMIC: {
+		const char *prefix = "", *suffix = "";
+
+		switch (t->kind) {
+		case TK_CONST:
+			prefix = "const ";
+			break;
+		case TK_VOLATILE:
+			prefix = "volatile ";
+			break;
+		case TK_ATOMIC:
+			prefix = "_Atomic ";
+			break;
+		default:
+			suffix = " restrict";
+			break;
+		}
+		strbuf_puts(&tmp, prefix);
+		name_into(&tmp, t->type, 128, depth + 1);
+		strbuf_addf(&tmp, "%s ", suffix);
+		put_cut(sb, strbuf_str(&tmp), bufsize);
+		break;
+	}
+	case TK_ARRAY:
+		name_into(sb, t->type, bufsize, depth + 1);
+		break;
+	case TK_FUNC_PROTO: {
+		struct c_ftype f = c_ftype_of_proto(t);
+
+		ftype_into(&tmp, &f, NULL, C_FT_PROTOTYPE, 0, depth + 1);
+		put_cut(sb, strbuf_str(&tmp), bufsize);
+		break;
+	}
+	case TK_UNSPECIFIED:
+		put_cut(sb, t->name ? t->name : "void", bufsize);
+		break;
+	case TK_UNRESOLVED:
+		strbuf_addf(&tmp, "<ERROR: %#llx not found!>",
+			    (unsigned long long)t->unresolved.target_offset);
+		put_cut(sb, strbuf_str(&tmp), bufsize);
+		break;
+	default:	/* typedef, struct, union, class, enum */
+		strbuf_addf(&tmp, "%s%s", kind_prefix(t), t->name ? t->name : "");
+		put_cut(sb, strbuf_str(&tmp), bufsize);
+		break;
+	}
+	strbuf_free(&tmp);
+}
+
+void c_type_name_n(struct strbuf *sb, const struct type *t, size_t bufsize)
+{
+	name_into(sb, t, bufsize, 0);
+}
+
+void c_type_name(struct strbuf *sb, const struct type *t)
+{
+	/* No cut: callers that mimic a pahole buffer use c_type_name_n(). */
+	name_into(sb, t, (size_t)-1, 0);
+}
+
+/* One parameter, as ftype__fprintf_parms prints it. */
+static void param_into(struct strbuf *sb, const struct type *type,
+		       const char *name, unsigned flags, int depth)
+{
+	if (type && type->kind == TK_POINTER && type->type &&
+	    type->type->kind == TK_FUNC_PROTO) {
+		struct c_ftype f = c_ftype_of_proto(type->type);
+
+		ftype_into(sb, &f, name, C_FT_POINTER | C_FT_PROTOTYPE |
+			   (flags & C_FT_NO_PARM_NAMES), 0, depth + 1);
+		return;
+	}
+	if (type && type->kind == TK_FUNC_PROTO) {
+		/* pahole passes inlined=true, is_prototype=false here */
+		struct c_ftype f = c_ftype_of_proto(type);
+
+		ftype_into(sb, &f, name, C_FT_INLINE |
+			   (flags & C_FT_NO_PARM_NAMES), 0, depth + 1);
+		return;
+	}
+	name_into(sb, type, 128, depth + 1);
+	if (name)
+		strbuf_addf(sb, " %s", name);
+}
+
+static void params_into(struct strbuf *sb, const struct c_ftype *f, int indent,
+			unsigned flags, int depth)
+{
+	strbuf_putc(sb, '(');
+	for (uint32_t i = 0; i < f->nr_params; i++) {
+		const struct param *p = &f->params[i];
+		const char *name = (flags & C_FT_NO_PARM_NAMES) ? NULL : p->name;
+
+		if (i > 0) {
+			if (indent == 0) {
+				strbuf_puts(sb, ", ");
+			} else {
+				strbuf_putc(sb, '\n');
+				strbuf_fill(sb, '\t', indent > 16 ? 16 : indent);
+			}
+		}
+		param_into(sb, p->type, name, flags, depth);
+	}
+	if (f->nr_params == 0)
+		strbuf_puts(sb, "void)");
+	else if (f->varargs)
+		strbuf_puts(sb, ", ...)");
+	else
+		strbuf_putc(sb, ')');
+}
+
+static void ftype_into(struct strbuf *sb, const struct c_ftype *f,
+		       const char *name, unsigned flags, int type_spacing,
+		       int depth)
+{
+	struct strbuf ret = STRBUF_INIT;
+	bool proto = flags & C_FT_PROTOTYPE;
+
+	if (depth > C_TYPE_MAX_DEPTH) {
+		strbuf_puts(sb, "<ERROR: type loop detected>");
+		return;
+	}
+	name_into(&ret, f->ret, 128, depth + 1);
+	strbuf_addf(sb, "%s%-*s %s%s%s%s", (flags & C_FT_INLINE) ? "inline " : "",
+		    type_spacing, strbuf_str(&ret), proto ? "(" : "",
+		    (flags & C_FT_POINTER) ? "*" : "", name ? name : "",
+		    proto ? ")" : "");
+	strbuf_free(&ret);
+	params_into(sb, f, 0, flags, depth);
+}
+
+void c_type_ftype(struct strbuf *sb, const struct c_ftype *f, const char *name,
+		  unsigned flags, int type_spacing)
+{
+	ftype_into(sb, f, name, flags, type_spacing, 0);
+}
+
+void c_type_params(struct strbuf *sb, const struct c_ftype *f, int indent,
+		   unsigned flags)
+{
+	params_into(sb, f, indent, flags, 0);
+}
+
+void c_type_decl(struct strbuf *sb, const struct type *t, const char *name)
+{
+	param_into(sb, t, name, 0, 0);
+}
+
+const struct type *c_type_strip(const struct type *t)
+{
+	for (int i = 0; t && i < C_TYPE_MAX_DEPTH; i++) {
+		switch (t->kind) {
+		case TK_TYPEDEF:
+		case TK_CONST:
+		case TK_VOLATILE:
+		case TK_RESTRICT:
+		case TK_ATOMIC:
+			t = t->type;
+			continue;
+		default:
+			return t;
+		}
+	}
+	return t;
+}
+
+uint64_t c_type_size(const struct type *t, unsigned addr_size)
+{
+	uint64_t mult = 1;
+
+	for (int i = 0; t && i < C_TYPE_MAX_DEPTH; i++) {
+		switch (t->kind) {
+		case TK_POINTER:
+		case TK_REFERENCE:
+		case TK_RVALUE_REFERENCE:
+			return mult * (addr_size ? addr_size : t->size);
+		case TK_BASE:
+		case TK_ENUM:
+			return mult * t->size;
+		case TK_FUNC_PROTO:
+			return mult * (t->size ? t->size : addr_size);
+		case TK_STRUCT:
+		case TK_UNION:
+		case TK_CLASS:
+			if (t->size == 1 && t->composite.nr_members == 0)
+				return 0;
+			return mult * t->size;
+		case TK_ARRAY: {
+			uint64_t n = 1;
+
+			for (uint32_t d = 0; d < t->array.nr_dims; d++)
+				n *= t->array.dims[d].count;
+			mult *= n;
+			t = t->type;
+			continue;
+		}
+		case TK_TYPEDEF:
+		case TK_CONST:
+		case TK_VOLATILE:
+		case TK_RESTRICT:
+		case TK_ATOMIC:
+			t = t->type;
+			continue;
+		default:
+			return mult * t->size;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * print/layout.h: the layout facts pahole derives from a struct's members.
+ *
+ * For every data member: its storage unit (byte_offset, byte_size), the bit
+ * offset inside that unit, and the byte and bit holes that follow it; for
+ * the struct: the leading hole, the tail padding and the inferred
+ * __packed__ property. The rules are pahole 1.24's (dwarf_loader.c
+ * class_member__cache_byte_size, dwarves.c class__find_holes and
+ * class__infer_packed_attributes).
+ *
+ * A layout_cache belongs to one cu_model and is filled lazily, type by type.
+ * Like pahole, the packed inference has side effects on other types (a
+ * struct embedded at an unnatural offset is marked packed when its container
+ * is examined), so results depend on the order in which types are asked
+ * for: ask in the order pahole prints.
+ */
+#ifndef D2B_PRINT_LAYOUT_H
+#define D2B_PRINT_LAYOUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "load/model.h"
+
+struct layout_member {
+	uint64_t bit_offset;	/* from the start of the struct */
+	uint32_t byte_offset;	/* of the storage unit */
+	uint32_t byte_size;	/* of the storage unit (bit-fields) or member */
+	uint32_t bit_size;	/* byte_size * 8 */
+	uint32_t bitfield_offset;	/* bits inside the unit */
+	uint32_t bitfield_size;	/* 0: not a bit-field */
+	int hole;		/* bytes after this member */
+	int bit_hole;		/* bits after this member */
+};
+
+struct layout_class {
+	bool members_done, holes_done, packed_inferred, is_packed;
+	uint32_t natural_alignment;	/* 0: not computed */
+	struct layout_member *m;	/* composite.nr_members entries */
+	int pre_hole, pre_bit_hole;
+	int padding, bit_padding;
+	int nr_holes, nr_bit_holes;
+};
+
+struct layout_cache {
+	const struct cu_model *cu;
+	unsigned addr_size;
+	struct layout_class *cls;	/* indexed by type id */
+	uint32_t nr;
+	bool oom;
+	/* Some type or member of the unit has DW_AT_alignment (pahole's
+	 * cu->has_alignment_info, which enables the "Force padding" lines). */
+	bool has_alignment_info;
+};
+
+void layout_cache_init(struct layout_cache *lc, const struct cu_model *cu);
+void layout_cache_deinit(struct layout_cache *lc);
+
+/* The class record of a struct/union/class type, with per-member facts
+ * computed; NULL when out of memory or T is not from this unit. */
+struct layout_class *layout_members(struct layout_cache *lc, const struct type *t);
+
+/* As layout_members, plus holes and padding (structs and classes only;
+ * for unions this is layout_members). */
+struct layout_class *layout_holes(struct layout_cache *lc, const struct type *t);
+
+/* class__infer_packed_attributes: true when T must be __packed__. */
+bool layout_infer_packed(struct layout_cache *lc, const struct type *t);
+
+/* union__infer_packed_attributes: marks member structs whose natural
+ * alignment does not divide the union size as packed. */
+void layout_union_infer_packed(struct layout_cache *lc, const struct type *t);
+
+/* tag__natural_alignment. */
+uint32_t layout_natural_alignment(struct layout_cache *lc, const struct type *t);
+
+#endif

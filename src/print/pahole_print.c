@@ -1,0 +1,747 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * One type's text as pahole 1.24 prints it (dwarves_fprintf.c: tag__fprintf,
+ * __class__fprintf, union__fprintf, class_member__fprintf, type__fprintf,
+ * array_type__fprintf, enumeration__fprintf, typedef__fprintf).
+ *
+ * The column arithmetic depends on how many characters each piece wrote,
+ * so every function returns that count, as pahole's fprintf chains do.
+ */
+#include "print/pahole_print.h"
+
+#include <string.h>
+
+#include "print/c_type.h"
+
+#define MAX_TABS 16
+static const char tabs[] = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
+
+/* The subset of pahole's conf_fprintf the layout printer reads. */
+struct pconf {
+	const char *prefix, *suffix;
+	int indent, type_spacing, name_spacing;
+	uint32_t base_offset;
+	uint32_t *cachelinep;
+	unsigned cacheline_size;
+	bool emit_stats, expand_types, hex, rel_offset;
+	bool suppress_offset_comment, suppress_comments;
+	bool suppress_packed, suppress_aligned;
+	bool union_member, first_member, last_member;
+};
+
+struct pctx {
+	struct strbuf *sb;
+	struct layout_cache *lc;
+};
+
+static size_t put_tabs(struct pctx *p, int n)
+{
+	if (n > MAX_TABS)
+		n = MAX_TABS;
+	if (n <= 0)
+		return 0;
+	strbuf_add(p->sb, tabs, (size_t)n);
+	return (size_t)n;
+}
+
+static int clamp_indent(int indent)
+{
+	return indent > MAX_TABS ? MAX_TABS : indent;
+}
+
+/* printf("%s", NULL) prints "(null)" with glibc; pahole relies on that. */
+static const char *nn(const char *s)
+{
+	return s ? s : "(null)";
+}
+
+static bool is_struct(const struct type *t)
+{
+	return t && (t->kind == TK_STRUCT || t->kind == TK_CLASS);
+}
+
+static bool is_struct_union_enum(const struct type *t)
+{
+	return t && (t->kind == TK_STRUCT || t->kind == TK_CLASS ||
+		     t->kind == TK_UNION || t->kind == TK_ENUM);
+}
+
+static size_t type_fprintf(struct pctx *p, const struct type *type,
+			   const char *name, const struct pconf *conf);
+static size_t class_fprintf(struct pctx *p, const struct type *t,
+			    const struct pconf *conf);
+static size_t union_fprintf(struct pctx *p, const struct type *t,
+			    const struct pconf *conf);
+
+static size_t enum_fprintf(struct pctx *p, const struct type *t,
+			   const struct pconf *conf)
+{
+	size_t start = p->sb->len;
+	int indent = clamp_indent(conf->indent);
+	int maxlen = 0;
+
+	for (uint32_t i = 0; i < t->enumeration.nr_values; i++) {
+		int len = (int)strlen(nn(t->enumeration.values[i].name));
+
+		if (len > maxlen)
+			maxlen = len;
+	}
+	strbuf_addf(p->sb, "enum%s%s {\n", t->name ? " " : "", t->name ? t->name : "");
+	for (uint32_t i = 0; i < t->enumeration.nr_values; i++) {
+		const struct enumerator *e = &t->enumeration.values[i];
+
+		strbuf_addf(p->sb, "%.*s\t%-*s = ", indent, tabs, maxlen, nn(e->name));
+		if (conf->hex)
+			strbuf_addf(p->sb, "%#llx", (unsigned long long)e->value);
+		else if (t->enumeration.is_signed)
+			strbuf_addf(p->sb, "%lld", (long long)e->value);
+		else
+			strbuf_addf(p->sb, "%llu", (unsigned long long)e->value);
+		strbuf_puts(p->sb, ",\n");
+	}
+	strbuf_addf(p->sb, "%.*s}", indent, tabs);
+	if (t->size != 4)
+		strbuf_puts(p->sb, " __attribute__((__packed__))");
+	if (conf->suffix)
+		strbuf_addf(p->sb, " %s", conf->suffix);
+	return p->sb->len - start;
+}
+
+static size_t array_fprintf(struct pctx *p, const struct type *arr,
+			    const char *name, const struct pconf *conf)
+{
+	const struct type *elem = arr->type;
+	size_t printed;
+
+	if (arr->array.nr_dims >= 1 && arr->array.dims[0].count == 0 &&
+	    elem && elem->kind == TK_CONST)
+		elem = elem->type;
+	printed = type_fprintf(p, elem, name, conf);
+	for (uint32_t i = 0; i < arr->array.nr_dims; i++) {
+		uint32_t n = (uint32_t)arr->array.dims[i].count;
+		bool single = conf->last_member && conf->first_member;
+		size_t before = p->sb->len;
+
+		if (n != 0 || !conf->last_member || single || conf->union_member)
+			strbuf_addf(p->sb, "[%u]", n);
+		else
+			strbuf_puts(p->sb, "[]");
+		printed += p->sb->len - before;
+	}
+	return printed;
+}
+
+static size_t type_fprintf(struct pctx *p, const struct type *type,
+			   const char *name, const struct pconf *conf)
+{
+	struct strbuf sb_name = STRBUF_INIT, tn = STRBUF_INIT;
+	size_t start = p->sb->len;
+	bool ptr_name = false;
+	struct pconf tconf;
+
+	if (!type)
+		goto not_found;
+
+	if (conf->expand_types) {
+		bool expanded = false;
+
+		while (type && type->kind == TK_TYPEDEF) {
+			strbuf_addf(p->sb, expanded ? " -> %s" : "/* typedef %s",
+				    nn(type->name));
+			expanded = true;
+			type = type->type;
+		}
+		if (!type)
+			goto not_found;
+		if (expanded)
+			strbuf_puts(p->sb, " */ ");
+	}
+
+	tconf = *conf;
+	if (is_struct_union_enum(type)) {
+inner_struct:
+		tconf.prefix = NULL;
+		tconf.suffix = name;
+		tconf.emit_stats = false;
+		tconf.suppress_offset_comment = conf->suppress_offset_comment;
+	}
+next_type:
+	switch (type->kind) {
+	case TK_POINTER:
+		if (type->type) {
+			const struct type *pt = type->type;
+
+			if (pt->kind == TK_FUNC_PROTO) {
+				struct c_ftype f = c_ftype_of_proto(pt);
+
+				c_type_ftype(p->sb, &f, name, C_FT_POINTER | C_FT_PROTOTYPE,
+					     tconf.type_spacing);
+				break;
+			}
+			if (is_struct_union_enum(pt) && !pt->name) {
+				if (ptr_name)
+					goto not_found;
+				strbuf_addf(&sb_name, "* %s", nn(name));
+				name = strbuf_str(&sb_name);
+				ptr_name = true;
+				tconf.rel_offset = true;
+				type = pt;
+				tconf.type_spacing -= 8;
+				goto inner_struct;
+			}
+		}
+		goto print_default;
+	default:
+print_default:
+		c_type_name_n(&tn, type, 128);
+		strbuf_addf(p->sb, "%-*s %s", tconf.type_spacing, strbuf_str(&tn), nn(name));
+		break;
+	case TK_FUNC_PROTO: {
+		struct c_ftype f = c_ftype_of_proto(type);
+
+		c_type_ftype(p->sb, &f, name, C_FT_PROTOTYPE, tconf.type_spacing);
+		break;
+	}
+	case TK_CONST:
+		strbuf_puts(p->sb, "const ");
+		tconf.type_spacing -= 6;
+		if (type->type) {
+			type = type->type;
+			goto next_type;
+		}
+		goto print_default;
+	case TK_ARRAY:
+		array_fprintf(p, type, name, &tconf);
+		break;
+	case TK_STRUCT:
+	case TK_CLASS:
+		if (type->name && !conf->expand_types) {
+			strbuf_addf(p->sb, "%s %-*s %s",
+				    type->kind == TK_CLASS ? "class" : "struct",
+				    tconf.type_spacing - 7, type->name, name ? name : "");
+		} else {
+			if (!tconf.suppress_comments)
+				layout_holes(p->lc, type);
+			tconf.type_spacing -= 8;
+			class_fprintf(p, type, &tconf);
+		}
+		break;
+	case TK_UNION:
+		if (type->name && !conf->expand_types) {
+			strbuf_addf(p->sb, "union %-*s %s", tconf.type_spacing - 6,
+				    type->name, name ? name : "");
+		} else {
+			tconf.type_spacing -= 8;
+			union_fprintf(p, type, &tconf);
+		}
+		break;
+	case TK_ENUM:
+		if (type->name)
+			strbuf_addf(p->sb, "enum %-*s %s", tconf.type_spacing - 5,
+				    type->name, name ? name : "");
+		else
+			enum_fprintf(p, type, &tconf);
+		break;
+	}
+	strbuf_free(&sb_name);
+	strbuf_free(&tn);
+	return p->sb->len - start;
+
+not_found:
+	strbuf_addf(p->sb, "%-*s%s> %s", conf->type_spacing, "<ERROR",
+		    ptr_name ? ": pointer to pointer to inner struct/union/enum?" : "",
+		    nn(name));
+	strbuf_free(&sb_name);
+	strbuf_free(&tn);
+	return p->sb->len - start;
+}
+
+static size_t cacheline_boundary(struct pctx *p, const struct pconf *conf,
+				 uint32_t offset)
+{
+	size_t start = p->sb->len;
+	uint32_t cls = conf->cacheline_size;
+	uint32_t cacheline = offset / cls;
+
+	if (cacheline > *conf->cachelinep) {
+		uint32_t pos = offset % cls, bytes = offset - pos;
+
+		if (pos == 0)
+			strbuf_addf(p->sb, "/* --- cacheline %u boundary (%u bytes) --- */\n",
+				    cacheline, bytes);
+		else
+			strbuf_addf(p->sb, "/* --- cacheline %u boundary (%u bytes) was %u bytes ago --- */\n",
+				    cacheline, bytes, pos);
+		put_tabs(p, conf->indent);
+		*conf->cachelinep = cacheline;
+	}
+	return p->sb->len - start;
+}
+
+static size_t member_fprintf(struct pctx *p, const struct member *m,
+			     const struct layout_member *lm, bool union_member,
+			     const struct pconf *conf)
+{
+	struct pconf sconf = *conf;
+	uint32_t offset = lm->byte_offset;
+	const struct type *type = m->type;
+	size_t start, printed_cl = 0;
+	int aligned_len = 0;
+
+	if (!sconf.rel_offset) {
+		offset += sconf.base_offset;
+		if (!union_member)
+			sconf.base_offset = offset;
+	}
+	if (!conf->suppress_comments)
+		printed_cl = cacheline_boundary(p, conf, offset);
+
+	start = p->sb->len;
+	/* A struct, union or enum is printed without the member name, which
+	 * follows its closing brace (after a blank when the type is anonymous). */
+	if (is_struct_union_enum(type)) {
+		type_fprintf(p, type, NULL, &sconf);
+		if (m->name) {
+			if (!type->name)
+				strbuf_putc(p->sb, ' ');
+			strbuf_puts(p->sb, m->name);
+		}
+	} else {
+		type_fprintf(p, type, m->name, &sconf);
+	}
+	if (lm->bitfield_size)
+		strbuf_addf(p->sb, ":%u", lm->bitfield_size);
+	if (!sconf.suppress_aligned && m->alignment) {
+		size_t before = p->sb->len;
+
+		strbuf_addf(p->sb, " __attribute__((__aligned__(%u)))", m->alignment);
+		aligned_len = (int)(p->sb->len - before);
+	}
+	strbuf_putc(p->sb, ';');
+
+	if (is_struct_union_enum(type) && !type->name) {
+		if (!sconf.suppress_offset_comment) {
+			int slen = aligned_len + (m->name ? (int)strlen(m->name) : -1);
+			int size_spacing = 5;
+
+			if (is_struct(type) && !conf->suppress_packed &&
+			    layout_infer_packed(p->lc, type))
+				slen += (int)sizeof("__attribute__((__packed__))");
+			strbuf_addf(p->sb, sconf.hex ? "%*s/* %#5x" : "%*s/* %5u",
+				    sconf.type_spacing + sconf.name_spacing - slen - 3,
+				    " ", offset);
+			if (lm->bitfield_size) {
+				strbuf_addf(p->sb, sconf.hex ? ":%#2x" : ":%2u",
+					    lm->bitfield_offset);
+				size_spacing -= 3;
+			}
+			strbuf_addf(p->sb, sconf.hex ? " %#*x */" : " %*u */",
+				    size_spacing, lm->byte_size);
+		}
+	} else {
+		int spacing = sconf.type_spacing + sconf.name_spacing -
+			      (int)(p->sb->len - start);
+
+		if (!sconf.suppress_offset_comment) {
+			int size_spacing = 5;
+
+			strbuf_addf(p->sb, sconf.hex ? "%*s/* %#5x" : "%*s/* %5u",
+				    spacing > 0 ? spacing : 0, " ", offset);
+			if (lm->bitfield_size) {
+				strbuf_addf(p->sb, sconf.hex ? ":%#2x" : ":%2u",
+					    lm->bitfield_offset);
+				size_spacing -= 3;
+			}
+			strbuf_addf(p->sb, sconf.hex ? " %#*x */" : " %*u */",
+				    size_spacing, lm->byte_size);
+		}
+	}
+	return p->sb->len - start + printed_cl;
+}
+
+static void newline_once(struct pctx *p, int *newline)
+{
+	if (!(*newline)++)
+		strbuf_putc(p->sb, '\n');
+}
+
+static size_t class_fprintf(struct pctx *p, const struct type *t,
+			    const struct pconf *conf)
+{
+	size_t start = p->sb->len;
+	struct pconf cconf = *conf;
+	struct layout_class *c;
+	uint32_t cacheline = 0;
+	uint32_t sum_bytes = 0, sum_bits = 0, sum_holes = 0, sum_bit_holes = 0;
+	uint32_t sum_paddings = 0, sum_forced_holes = 0;
+	unsigned nr_paddings = 0, nr_forced = 0, nr_forced_holes = 0;
+	uint32_t nr_members = 0;
+	const struct layout_member *last = NULL;
+	const struct member *last_m = NULL;
+	size_t last_size = 0;
+	int newline = 0, indent;
+
+	strbuf_addf(p->sb, "%s%s%s%s%s", cconf.prefix ? cconf.prefix : "",
+		    cconf.prefix ? " " : "", t->kind == TK_CLASS ? "class" : "struct",
+		    t->name ? " " : "", t->name ? t->name : "");
+	indent = clamp_indent(cconf.indent);
+	if (!cconf.cachelinep)
+		cconf.cachelinep = &cacheline;
+	cconf.indent = indent + 1;
+
+	layout_infer_packed(p->lc, t);
+	c = layout_holes(p->lc, t);
+	strbuf_puts(p->sb, " {\n");
+	if (!c) {
+		strbuf_addf(p->sb, "%.*s}", indent, tabs);
+		return p->sb->len - start;
+	}
+
+	if (c->pre_bit_hole > 0 && !cconf.suppress_comments) {
+		newline_once(p, &newline);
+		strbuf_addf(p->sb, "%.*s/* XXX %d bit%s hole, try to pack */\n",
+			    cconf.indent, tabs, c->pre_bit_hole,
+			    c->pre_bit_hole != 1 ? "s" : "");
+		sum_bit_holes += c->pre_bit_hole;
+	}
+	if (c->pre_hole > 0 && !cconf.suppress_comments) {
+		newline_once(p, &newline);
+		strbuf_addf(p->sb, "%.*s/* XXX %d byte%s hole, try to pack */\n",
+			    cconf.indent, tabs, c->pre_hole, c->pre_hole != 1 ? "s" : "");
+		sum_holes += c->pre_hole;
+	}
+
+	for (uint32_t i = 0; i < t->composite.nr_members; i++) {
+		const struct member *m = &t->composite.members[i];
+		const struct layout_member *pos = &c->m[i];
+		size_t size;
+
+		if (m->is_static)
+			continue;
+		nr_members++;
+		if (!cconf.suppress_aligned && m->alignment) {
+			int hole = last ? last->hole : c->pre_hole;
+
+			if (hole != 0) {
+				nr_forced_holes++;
+				sum_forced_holes += hole;
+			}
+			nr_forced++;
+		}
+		if (last && last_size != 0) {
+			if (last->bit_hole != 0 && pos->bitfield_size) {
+				uint8_t bitfield_size = (uint8_t)last->bit_hole;
+
+				if (last->byte_offset != pos->byte_offset) {
+					strbuf_addf(p->sb, "\n%.*s/* Force alignment to the next boundary: */\n",
+						    cconf.indent, tabs);
+					bitfield_size = 0;
+				}
+				put_tabs(p, cconf.indent);
+				type_fprintf(p, m->type, "", &cconf);
+				strbuf_addf(p->sb, ":%u;\n", bitfield_size);
+			}
+			if (pos->byte_offset < last->byte_offset ||
+			    (pos->byte_offset == last->byte_offset &&
+			     last->bitfield_size == 0 && pos->bitfield_size != 0)) {
+				if (!cconf.suppress_comments) {
+					newline_once(p, &newline);
+					strbuf_addf(p->sb, "%.*s/* Bitfield combined with previous fields */\n",
+						    cconf.indent, tabs);
+				}
+			} else {
+				long long cc = (long long)pos->byte_offset -
+					       (long long)last->byte_offset;
+
+				if (cc > 0 && (size_t)cc < last_size &&
+				    !cconf.suppress_comments) {
+					newline_once(p, &newline);
+					strbuf_addf(p->sb, "%.*s/* Bitfield combined with next fields */\n",
+						    cconf.indent, tabs);
+				}
+			}
+		}
+		if (newline) {
+			strbuf_putc(p->sb, '\n');
+			newline = 0;
+		}
+
+		cconf.last_member = i + 1 == t->composite.nr_members;
+		cconf.first_member = last == NULL;
+		size = pos->byte_size;
+		put_tabs(p, cconf.indent);
+		member_fprintf(p, m, pos, false, &cconf);
+
+		if (is_struct(m->type) && !cconf.suppress_comments) {
+			struct layout_class *tc = layout_holes(p->lc, m->type);
+			uint16_t padding;
+
+			layout_infer_packed(p->lc, m->type);
+			padding = tc ? (uint16_t)tc->padding : 0;
+			if (padding > 0) {
+				nr_paddings++;
+				sum_paddings += padding;
+				newline_once(p, &newline);
+				strbuf_addf(p->sb, "\n%.*s/* XXX last struct has %d byte%s of padding */",
+					    cconf.indent, tabs, padding, padding != 1 ? "s" : "");
+			}
+		}
+		if (pos->bit_hole != 0 && !cconf.suppress_comments) {
+			newline_once(p, &newline);
+			strbuf_addf(p->sb, "\n%.*s/* XXX %d bit%s hole, try to pack */",
+				    cconf.indent, tabs, pos->bit_hole,
+				    pos->bit_hole != 1 ? "s" : "");
+			sum_bit_holes += pos->bit_hole;
+		}
+		if (pos->hole > 0 && !cconf.suppress_comments) {
+			newline_once(p, &newline);
+			strbuf_addf(p->sb, "\n%.*s/* XXX %d byte%s hole, try to pack */",
+				    cconf.indent, tabs, pos->hole, pos->hole != 1 ? "s" : "");
+			sum_holes += pos->hole;
+		}
+		strbuf_putc(p->sb, '\n');
+
+		if (pos->bitfield_size)
+			sum_bits += pos->bitfield_size;
+		else
+			sum_bytes += pos->byte_size;
+
+		if (!last || last_size == 0 || last->byte_offset != pos->byte_offset)
+			last_size = size;
+		else if (last->bitfield_size == 0 && pos->bitfield_size != 0)
+			last_size = size;
+		last = pos;
+		last_m = m;
+	}
+
+	/* "Force padding": tail padding spelled as bit-fields of the last
+	 * member's type, when the unit carries alignment information. */
+	if (c->padding != 0 && t->alignment == 0 && p->lc->has_alignment_info &&
+	    last_m) {
+		uint64_t sz = c_type_size(last_m->type, p->lc->addr_size);
+
+		if (sz && !(sz & (sz - 1)) && c->padding > (int)p->lc->addr_size) {
+			strbuf_addf(p->sb, "\n%.*s/* Force padding: */\n", cconf.indent, tabs);
+			for (uint64_t added = 0; added < (uint64_t)c->padding; added += sz) {
+				put_tabs(p, cconf.indent);
+				type_fprintf(p, last_m->type, "", &cconf);
+				strbuf_addf(p->sb, ":%u;\n", (unsigned)(sz * 8));
+			}
+		}
+	}
+
+	if (cconf.emit_stats) {
+		uint32_t cls = cconf.cacheline_size;
+		uint64_t tsize = c_type_size(t, p->lc->addr_size);
+		long long size_diff;
+
+		strbuf_addf(p->sb, "\n%.*s/* size: %llu, cachelines: %llu, members: %u */\n",
+			    cconf.indent, tabs, (unsigned long long)t->size,
+			    (unsigned long long)((tsize + cls - 1) / cls), nr_members);
+		if (sum_holes > 0 || sum_bit_holes > 0) {
+			if (sum_bytes > 0) {
+				strbuf_addf(p->sb, "%.*s/* sum members: %u", cconf.indent,
+					    tabs, sum_bytes);
+				if (sum_holes > 0)
+					strbuf_addf(p->sb, ", holes: %d, sum holes: %u",
+						    c->nr_holes, sum_holes);
+				strbuf_puts(p->sb, " */\n");
+			}
+			if (sum_bits > 0) {
+				strbuf_addf(p->sb, "%.*s/* sum bitfield members: %u bits",
+					    cconf.indent, tabs, sum_bits);
+				if (sum_bit_holes > 0)
+					strbuf_addf(p->sb, ", bit holes: %d, sum bit holes: %u bits",
+						    c->nr_bit_holes, sum_bit_holes);
+				else
+					strbuf_addf(p->sb, " (%u bytes)", sum_bits / 8);
+				strbuf_puts(p->sb, " */\n");
+			}
+		}
+		if (c->padding > 0)
+			strbuf_addf(p->sb, "%.*s/* padding: %u */\n", cconf.indent, tabs,
+				    (unsigned)c->padding);
+		if (nr_paddings > 0)
+			strbuf_addf(p->sb, "%.*s/* paddings: %u, sum paddings: %u */\n",
+				    cconf.indent, tabs, nr_paddings, sum_paddings);
+		if (c->bit_padding > 0)
+			strbuf_addf(p->sb, "%.*s/* bit_padding: %u bits */\n", cconf.indent,
+				    tabs, (unsigned)c->bit_padding);
+		if (!cconf.suppress_aligned && nr_forced != 0) {
+			strbuf_addf(p->sb, "%.*s/* forced alignments: %u", cconf.indent,
+				    tabs, nr_forced);
+			if (nr_forced_holes != 0)
+				strbuf_addf(p->sb, ", forced holes: %u, sum forced holes: %u",
+					    nr_forced_holes, sum_forced_holes);
+			strbuf_puts(p->sb, " */\n");
+		}
+		cacheline = (uint32_t)((cconf.base_offset + t->size) % cls);
+		if (cacheline != 0)
+			strbuf_addf(p->sb, "%.*s/* last cacheline: %u bytes */\n",
+				    cconf.indent, tabs, cacheline);
+		size_diff = (long long)t->size * 8 -
+			    ((long long)sum_bytes * 8 + sum_bits + (long long)sum_holes * 8 +
+			     sum_bit_holes + (long long)c->padding * 8 + c->bit_padding);
+		if (size_diff && nr_members != 0)
+			strbuf_addf(p->sb, "\n%.*s/* BRAIN FART ALERT! %llu bytes != %u (member bytes) + %u (member bits) + %u (byte holes) + %u (bit holes), diff = %lld bits */\n",
+				    cconf.indent, tabs, (unsigned long long)t->size,
+				    sum_bytes, sum_bits, sum_holes, sum_bit_holes, size_diff);
+	}
+
+	strbuf_addf(p->sb, "%.*s}", indent, tabs);
+	if (c->is_packed && !cconf.suppress_packed)
+		strbuf_puts(p->sb, " __attribute__((__packed__))");
+	if (cconf.suffix)
+		strbuf_addf(p->sb, " %s", cconf.suffix);
+	if (!cconf.suppress_aligned && t->alignment != 0 && !c->is_packed)
+		strbuf_addf(p->sb, " __attribute__((__aligned__(%u)))", t->alignment);
+	return p->sb->len - start;
+}
+
+static size_t union_fprintf(struct pctx *p, const struct type *t,
+			    const struct pconf *conf)
+{
+	size_t start = p->sb->len;
+	int indent = clamp_indent(conf->indent);
+	struct pconf uconf = *conf;
+	struct layout_class *c;
+	uint32_t cacheline = 0, initial;
+
+	if (conf->prefix)
+		strbuf_addf(p->sb, "%s ", conf->prefix);
+	strbuf_addf(p->sb, "union%s%s {\n", t->name ? " " : "", t->name ? t->name : "");
+	uconf.indent = indent + 1;
+	layout_union_infer_packed(p->lc, t);
+	c = layout_members(p->lc, t);
+	if (!uconf.cachelinep)
+		uconf.cachelinep = &cacheline;
+	initial = *uconf.cachelinep;
+	for (uint32_t i = 0; c && i < t->composite.nr_members; i++) {
+		const struct member *m = &t->composite.members[i];
+
+		if (m->is_static)
+			continue;
+		uconf.union_member = true;
+		put_tabs(p, uconf.indent);
+		member_fprintf(p, m, &c->m[i], true, &uconf);
+		strbuf_putc(p->sb, '\n');
+		*uconf.cachelinep = initial;
+	}
+	strbuf_addf(p->sb, "%.*s}%s%s", indent, tabs, conf->suffix ? " " : "",
+		    conf->suffix ? conf->suffix : "");
+	return p->sb->len - start;
+}
+
+static size_t typedef_fprintf(struct pctx *p, const struct type *t,
+			      const struct pconf *conf)
+{
+	size_t start = p->sb->len;
+	const struct type *tt = t->type;
+	const char *name = nn(t->name);
+	struct pconf tconf;
+	struct strbuf tn = STRBUF_INIT;
+
+	if (!tt) {
+		strbuf_addf(p->sb, "typedef void %s", name);
+		return p->sb->len - start;
+	}
+	switch (tt->kind) {
+	case TK_ARRAY:
+		strbuf_puts(p->sb, "typedef ");
+		array_fprintf(p, tt, name, conf);
+		return p->sb->len - start;
+	case TK_POINTER:
+		if (!tt->type || tt->type->kind != TK_FUNC_PROTO)
+			break;
+		/* fall through */
+	case TK_FUNC_PROTO: {
+		bool is_ptr = tt->kind == TK_POINTER;
+		struct c_ftype f = c_ftype_of_proto(is_ptr ? tt->type : tt);
+
+		strbuf_puts(p->sb, "typedef ");
+		c_type_ftype(p->sb, &f, name, C_FT_PROTOTYPE | (is_ptr ? C_FT_POINTER : 0), 0);
+		return p->sb->len - start;
+	}
+	case TK_STRUCT:
+	case TK_CLASS:
+		if (tt->name) {
+			strbuf_addf(p->sb, "typedef struct %s %s", tt->name, name);
+			return p->sb->len - start;
+		}
+		tconf = *conf;
+		tconf.suffix = name;
+		strbuf_puts(p->sb, "typedef ");
+		class_fprintf(p, tt, &tconf);
+		return p->sb->len - start;
+	case TK_ENUM:
+		if (tt->name) {
+			strbuf_addf(p->sb, "typedef enum %s %s", tt->name, name);
+			return p->sb->len - start;
+		}
+		tconf = *conf;
+		tconf.suffix = name;
+		strbuf_puts(p->sb, "typedef ");
+		enum_fprintf(p, tt, &tconf);
+		return p->sb->len - start;
+	default:
+		break;
+	}
+	c_type_name_n(&tn, tt, 512);
+	strbuf_addf(p->sb, "typedef %s %s", strbuf_str(&tn), name);
+	strbuf_free(&tn);
+	return p->sb->len - start;
+}
+
+void pahole_print_type(struct strbuf *sb, struct layout_cache *lc,
+		       const struct type *t, const char *prefix,
+		       const char *suffix, const struct pahole_print_opts *o)
+{
+	struct pctx p = { sb, lc };
+	struct pconf conf = {
+		.prefix = prefix,
+		.suffix = suffix,
+		.type_spacing = 26,
+		.name_spacing = o->expand_types ? 55 : (t->kind == TK_UNION ? 21 : 23),
+		.cacheline_size = o->cacheline_size ? o->cacheline_size : 64,
+		.emit_stats = true,
+		.expand_types = o->expand_types,
+		.hex = o->hex,
+		.rel_offset = o->rel_offset,
+		.suppress_packed = o->suppress_packed,
+		.suppress_aligned = o->suppress_aligned,
+	};
+
+	switch (t->kind) {
+	case TK_ENUM:
+		enum_fprintf(&p, t, &conf);
+		break;
+	case TK_TYPEDEF:
+		typedef_fprintf(&p, t, &conf);
+		break;
+	case TK_STRUCT:
+	case TK_CLASS:
+		class_fprintf(&p, t, &conf);
+		break;
+	case TK_UNION:
+		union_fprintf(&p, t, &conf);
+		break;
+	default: {
+		struct strbuf tn = STRBUF_INIT;
+
+		c_type_name(&tn, t);
+		strbuf_addf(sb, "/* tag__fprintf: %s tag not supported! */", strbuf_str(&tn));
+		strbuf_free(&tn);
+		break;
+	}
+	}
+	strbuf_putc(sb, ';');
+}
+
+void pahole_print_size_line(struct strbuf *sb, struct layout_cache *lc,
+			    const struct type *t)
+{
+	struct layout_class *c = layout_holes(lc, t);
+	int holes = (t->kind == TK_UNION || !c) ? 0 : c->nr_holes;
+
+	strbuf_addf(sb, "%s\t%d\t%u\n", nn(t->name), (int)t->size, (unsigned)holes);
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * print/pahole_select.h: which types pahole prints, in which order, once.
+ *
+ * Fed one cu_model at a time, in unit order. Keeps no pointer into a unit
+ * after pahole_select_cu() returns: what it remembers across units (the
+ * structs already printed, the -C names still looked for) is copied.
+ *
+ * Default listing: every top-level, named, defined struct or union of each
+ * unit in DIE order, skipping one already printed from an earlier unit with
+ * the same name, size, member count and member names/bit offsets/bit-field
+ * sizes (pahole 1.24's structures tree). With class names (-C a,b): in each
+ * unit, the names not found yet are looked up in list order and printed
+ * while found; the first one missing from the unit ends that unit's turn
+ * (as pahole's stealer returns there).
+ */
+#ifndef D2B_PRINT_PAHOLE_SELECT_H
+#define D2B_PRINT_PAHOLE_SELECT_H
+
+#include <stdbool.h>
+
+#include "load/model.h"
+#include "print/pahole_print.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+
+enum pahole_mode {
+	PAHOLE_LAYOUT,		/* the struct text */
+	PAHOLE_SIZES,		/* -s: "name\tsize\tholes" */
+};
+
+struct pahole_select_opts {
+	enum pahole_mode mode;
+	const char *class_names;	/* -C value, NULL for all */
+	struct pahole_print_opts print;
+};
+
+struct pahole_select;
+
+struct pahole_select *pahole_select_create(const struct pahole_select_opts *o,
+					   struct d2b_error *err);
+void pahole_select_destroy(struct pahole_select *ps);	/* accepts NULL */
+
+/* Append to OUT what pahole prints for unit CU. Returns 0, or -1 with err
+ * set (out of memory). */
+int pahole_select_cu(struct pahole_select *ps, struct cu_model *cu,
+		     struct strbuf *out, struct d2b_error *err);
+
+/* True once every -C name has been printed: later units add nothing. */
+bool pahole_select_done(const struct pahole_select *ps);
+
+/* The first -C name not printed yet (pahole reports it as "type 'NAME'
+ * not found" once every unit was seen), or NULL. */
+const char *pahole_select_missing(const struct pahole_select *ps);
+
+#endif
