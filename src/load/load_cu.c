@@ -293,11 +293,9 @@ static int read_die(struct loader *l, const struct dw_die *die, struct die_info 
 		case DW_AT_upper_bound:
 			di->has_upper_bound = attr_udata(a, &di->upper_bound);
 			if (di->has_upper_bound) {
-				/* -1 in any width means "no elements" ([0]). */
+				/* An upper bound of -1 means "no elements" ([0]); small
+				 * unsigned forms hold real bounds (255 as data1). */
 				if ((a->cls == DW_CLS_SIGNED && a->s == -1) ||
-				    (a->form == DW_FORM_data1 && v == 0 && a->u == 0xff) ||
-				    (a->form == DW_FORM_data2 && a->u == 0xffff) ||
-				    (a->form == DW_FORM_data4 && a->u == 0xffffffffu) ||
 				    (a->form == DW_FORM_data8 && a->u == UINT64_MAX))
 					di->upper_bound_minus_one = true;
 			}
