@@ -133,6 +133,7 @@ static int parse_abbrevs(struct dw_cu *cu, struct d2b_error *err)
 		a->fixed_size = fixed;
 	}
 
+	cu->abbrevs.nr_abbrevs = nr_abbrevs;
 	/* Dense index when codes are compact (the usual 1..N), else sorted. */
 	if (max_code <= 2 * nr_abbrevs + 16) {
 		cu->abbrevs.dense = arena_zalloc(cu->arena, (max_code + 1) * sizeof(*cu->abbrevs.dense));
@@ -140,12 +141,15 @@ static int parse_abbrevs(struct dw_cu *cu, struct d2b_error *err)
 			return d2b_error_oom(err);
 		cu->abbrevs.nr_dense = max_code;
 		for (size_t i = 0; i < nr_abbrevs; i++) {
+			abbrevs[i].index = (uint32_t)i;
 			if (cu->abbrevs.dense[abbrevs[i].code - 1])
 				return abbrev_error(cu, start, err, "duplicate abbreviation code");
 			cu->abbrevs.dense[abbrevs[i].code - 1] = &abbrevs[i];
 		}
 	} else {
 		qsort(abbrevs, nr_abbrevs, sizeof(*abbrevs), cmp_abbrev_code);
+		for (size_t i = 0; i < nr_abbrevs; i++)
+			abbrevs[i].index = (uint32_t)i;
 		for (size_t i = 1; i < nr_abbrevs; i++)
 			if (abbrevs[i].code == abbrevs[i - 1].code)
 				return abbrev_error(cu, start, err, "duplicate abbreviation code");

@@ -186,6 +186,12 @@ int dw_cursor_attrs(struct dw_cursor *c, struct dw_attr *out, size_t max,
 	return n;
 }
 
+void dw_cursor_attrs_done(struct dw_cursor *c, const uint8_t *after)
+{
+	c->pos = after;
+	c->last_attrs_skipped = true;
+}
+
 int dw_die_attr(const struct dw_cu *cu, const struct dw_die *die,
 		uint16_t name, struct dw_attr *out, struct d2b_error *err)
 {

@@ -119,6 +119,8 @@ struct dw_abbrev_attr {
 
 struct dw_abbrev {
 	uint64_t code;
+	uint32_t index;		/* 0..nr_abbrevs-1 within its table: lets a
+				 * consumer keep per-abbreviation data */
 	uint16_t tag;
 	bool has_children;
 	uint16_t nr_attrs;
@@ -135,6 +137,7 @@ struct dw_abbrev_table {
 	size_t nr_dense;
 	struct dw_abbrev *sparse;
 	size_t nr_sparse;
+	size_t nr_abbrevs;
 };
 
 /* A unit opened for decoding. Lives in the arena passed to dw_cu_open. */
@@ -245,6 +248,20 @@ struct dw_attr {
  */
 int dw_die_attrs(const struct dw_cu *cu, const struct dw_die *die,
 		 struct dw_attr *out, size_t max, struct d2b_error *err);
+
+/* Decoding attributes one by one (a loader that wants only some of them):
+ * the current DIE's abbreviation gives the forms; start at die->attrs, call
+ * dw_form_read or dw_form_skip for each, then dw_cursor_attrs_done with the
+ * position after the last one. */
+int dw_form_read(const struct dw_cu *cu, unsigned form, int64_t implicit_const,
+		 const uint8_t **p, const uint8_t *end, struct dw_attr *out,
+		 struct d2b_error *err);
+int dw_form_skip(const struct dw_cu *cu, unsigned form, const uint8_t **p,
+		 const uint8_t *end, struct d2b_error *err);
+/* Size of FORM's value in unit U: >= 0 fixed, -1 variable, -2 a form we do
+ * not know, -3 a supplementary-file form we refuse. */
+int dw_form_fixed_size(unsigned form, const struct dw_unit *u);
+void dw_cursor_attrs_done(struct dw_cursor *c, const uint8_t *after);
 
 /* Decode one attribute of DIE by name. Returns 1 found, 0 absent, -1 error. */
 int dw_die_attr(const struct dw_cu *cu, const struct dw_die *die,

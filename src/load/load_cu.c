@@ -9,23 +9,22 @@
  * (slot, DIE offset) fix-ups and resolved after the walk, because DWARF
  * references point forwards as often as backwards.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "load/load.h"
 #include "util/vec.h"
 
-#define MAX_ATTRS 64
 
 /* The attributes of one DIE that the model uses. */
 struct die_info {
 	const char *name, *linkage_name, *comp_dir, *producer;
 	uint64_t type_off, origin_off, spec_off;
-	uint64_t byte_size, bit_size, encoding, alignment;
-	uint64_t data_bit_offset, old_bit_offset, member_location;
-	uint64_t low_pc, high_pc, decl_file, decl_line, language, stmt_list;
-	uint64_t count, upper_bound;
+	uint64_t byte_size, bit_size, data_bit_offset, old_bit_offset, member_location;
+	uint64_t low_pc, high_pc, stmt_list, count, upper_bound;
 	int64_t const_value;
+	uint64_t decl_file, decl_line, encoding, alignment, language;
 	uint8_t inline_attr, calling_convention, accessibility;
 	bool has_type, has_origin, has_spec, has_byte_size, has_bit_size;
 	bool has_data_bit_offset, has_old_bit_offset, has_member_location;
@@ -34,7 +33,7 @@ struct die_info {
 	bool upper_bound_minus_one, has_const_value, has_location, has_stmt_list;
 	bool declaration, external, prototyped, const_value_is_string;
 	const char *const_value_str;
-	struct dw_attr location;
+	struct dw_attr location;	/* last: not cleared, valid when has_location */
 };
 
 struct fixup {
@@ -102,6 +101,7 @@ struct loader {
 	} all_params;
 	struct u64_vec all_param_origin;
 
+	const struct abbrev_plan **plans;	/* by dw_abbrev.index, built lazily */
 	struct scope scopes[DW_MAX_DEPTH + 2];
 	int top;
 };
@@ -122,6 +122,7 @@ static void loader_free_scratch(struct loader *l)
 	type_vec_free(&l->nested);
 	free(l->all_params.data);
 	u64_vec_free(&l->all_param_origin);
+	free(l->plans);
 }
 
 static int oom(struct loader *l)
@@ -176,81 +177,195 @@ static bool eval_member_location(const struct dw_attr *a, uint64_t *v)
 	return false;
 }
 
+/* Which attributes the model reads: everything else is skipped by form. */
+/*
+ * The attributes the model reads, as dense slots; everything else is skipped
+ * by form. Each abbreviation is compiled once per CU into a plan: one op per
+ * wanted attribute, and runs of unwanted fixed-size attributes merged into a
+ * single skip, so a member DIE costs a handful of ops.
+ */
+enum attr_slot {
+	AS_SKIP,
+	AS_NAME, AS_LINKAGE_NAME, AS_COMP_DIR, AS_PRODUCER, AS_TYPE, AS_ORIGIN, AS_SPEC,
+	AS_BYTE_SIZE, AS_BIT_SIZE, AS_ENCODING, AS_ALIGNMENT, AS_DATA_BIT_OFFSET,
+	AS_BIT_OFFSET, AS_MEMBER_LOCATION, AS_LOW_PC, AS_HIGH_PC, AS_DECL_FILE,
+	AS_DECL_LINE, AS_LANGUAGE, AS_STMT_LIST, AS_COUNT, AS_UPPER_BOUND,
+	AS_CONST_VALUE, AS_LOCATION, AS_DECLARATION, AS_EXTERNAL, AS_PROTOTYPED,
+	AS_INLINE, AS_CALLING_CONVENTION, AS_ACCESSIBILITY,
+	AS_SKIP_FIXED,		/* op.size bytes of unwanted attributes */
+	AS_SKIP_VAR,		/* one unwanted attribute of variable size */
+};
+
+static const uint8_t attr_slots[256] = {
+	[DW_AT_name] = AS_NAME,
+	[DW_AT_linkage_name] = AS_LINKAGE_NAME,
+	[DW_AT_comp_dir] = AS_COMP_DIR,
+	[DW_AT_producer] = AS_PRODUCER,
+	[DW_AT_type] = AS_TYPE,
+	[DW_AT_abstract_origin] = AS_ORIGIN,
+	[DW_AT_specification] = AS_SPEC,
+	[DW_AT_byte_size] = AS_BYTE_SIZE,
+	[DW_AT_bit_size] = AS_BIT_SIZE,
+	[DW_AT_encoding] = AS_ENCODING,
+	[DW_AT_alignment] = AS_ALIGNMENT,
+	[DW_AT_data_bit_offset] = AS_DATA_BIT_OFFSET,
+	[DW_AT_bit_offset] = AS_BIT_OFFSET,
+	[DW_AT_data_member_location] = AS_MEMBER_LOCATION,
+	[DW_AT_low_pc] = AS_LOW_PC,
+	[DW_AT_high_pc] = AS_HIGH_PC,
+	[DW_AT_decl_file] = AS_DECL_FILE,
+	[DW_AT_decl_line] = AS_DECL_LINE,
+	[DW_AT_language] = AS_LANGUAGE,
+	[DW_AT_stmt_list] = AS_STMT_LIST,
+	[DW_AT_count] = AS_COUNT,
+	[DW_AT_upper_bound] = AS_UPPER_BOUND,
+	[DW_AT_const_value] = AS_CONST_VALUE,
+	[DW_AT_location] = AS_LOCATION,
+	[DW_AT_declaration] = AS_DECLARATION,
+	[DW_AT_external] = AS_EXTERNAL,
+	[DW_AT_prototyped] = AS_PROTOTYPED,
+	[DW_AT_inline] = AS_INLINE,
+	[DW_AT_calling_convention] = AS_CALLING_CONVENTION,
+	[DW_AT_accessibility] = AS_ACCESSIBILITY,
+};
+
+struct attr_op {
+	uint8_t slot;
+	uint16_t form;		/* or the byte count for AS_SKIP_FIXED */
+	int64_t implicit_const;
+};
+
+struct abbrev_plan {
+	uint32_t nr_ops;
+	struct attr_op ops[];
+};
+
+static const struct abbrev_plan *build_plan(struct loader *l, const struct dw_abbrev *ab)
+{
+	struct abbrev_plan *plan = arena_alloc(&l->cu->arena,
+					       sizeof(*plan) + (ab->nr_attrs + 1) * sizeof(struct attr_op));
+	uint32_t n = 0;
+
+	if (!plan)
+		return NULL;
+	for (unsigned i = 0; i < ab->nr_attrs; i++) {
+		const struct dw_abbrev_attr *aa = &ab->attrs[i];
+		uint8_t slot = aa->name < 256 ? attr_slots[aa->name] :
+			       aa->name == DW_AT_MIPS_linkage_name ? AS_LINKAGE_NAME : AS_SKIP;
+		int size;
+
+		if (slot != AS_SKIP) {
+			plan->ops[n++] = (struct attr_op){ slot, aa->form, aa->implicit_const };
+			continue;
+		}
+		size = dw_form_fixed_size(aa->form, l->dcu.unit);
+		if (size < 0) {
+			plan->ops[n++] = (struct attr_op){ AS_SKIP_VAR, aa->form, 0 };
+		} else if (size > 0) {
+			if (n && plan->ops[n - 1].slot == AS_SKIP_FIXED &&
+			    plan->ops[n - 1].form + size < 0xffff)
+				plan->ops[n - 1].form += (uint16_t)size;
+			else
+				plan->ops[n++] = (struct attr_op){ AS_SKIP_FIXED, (uint16_t)size, 0 };
+		}
+	}
+	plan->nr_ops = n;
+	l->plans[ab->index] = plan;
+	return plan;
+}
+
 static int read_die(struct loader *l, const struct dw_die *die, struct die_info *di)
 {
-	struct dw_attr attrs[MAX_ATTRS];
-	int n = dw_cursor_attrs(&l->cur, attrs, MAX_ATTRS, l->err);
+	const struct dw_abbrev *ab = die->abbrev;
+	const struct abbrev_plan *plan = l->plans[ab->index];
+	const uint8_t *p = die->attrs, *end = l->cur.end;
+	struct dw_attr attr, *a = &attr;
 
-	if (n < 0)
-		return -1;
-	if (n > MAX_ATTRS)
-		n = MAX_ATTRS;
-	memset(di, 0, sizeof(*di));
-	for (int i = 0; i < n; i++) {
-		const struct dw_attr *a = &attrs[i];
+	if (!plan && !(plan = build_plan(l, ab)))
+		return oom(l);
+	memset(di, 0, offsetof(struct die_info, location));
+	for (uint32_t i = 0; i < plan->nr_ops; i++) {
+		const struct attr_op *op = &plan->ops[i];
 		uint64_t v = 0;
 
-		switch (a->name) {
-		case DW_AT_name:
+		if (op->slot == AS_SKIP_FIXED) {
+			if ((size_t)(end - p) < op->form)
+				return dw_error(&l->dcu, p, l->err, "DIE attributes run past the end of the unit");
+			p += op->form;
+			continue;
+		}
+		if (op->slot == AS_SKIP_VAR) {
+			if (dw_form_skip(&l->dcu, op->form, &p, end, l->err))
+				return -1;
+			continue;
+		}
+		if (dw_form_read(&l->dcu, op->form, op->implicit_const, &p, end, a, l->err))
+			return -1;
+		switch (op->slot) {
+		case AS_NAME:
 			if (a->cls == DW_CLS_STRING)
 				di->name = a->str;
 			break;
-		case DW_AT_linkage_name:
-		case DW_AT_MIPS_linkage_name:
+		case AS_LINKAGE_NAME:
 			if (a->cls == DW_CLS_STRING)
 				di->linkage_name = a->str;
 			break;
-		case DW_AT_comp_dir:
+		case AS_COMP_DIR:
 			if (a->cls == DW_CLS_STRING)
 				di->comp_dir = a->str;
 			break;
-		case DW_AT_producer:
+		case AS_PRODUCER:
 			if (a->cls == DW_CLS_STRING)
 				di->producer = a->str;
 			break;
-		case DW_AT_type:
-		case DW_AT_abstract_origin:
-		case DW_AT_specification: {
+		case AS_TYPE:
+		case AS_ORIGIN:
+		case AS_SPEC: {
 			uint64_t off;
-			bool *has = a->name == DW_AT_type ? &di->has_type :
-				    a->name == DW_AT_abstract_origin ? &di->has_origin : &di->has_spec;
-			uint64_t *dst = a->name == DW_AT_type ? &di->type_off :
-					a->name == DW_AT_abstract_origin ? &di->origin_off : &di->spec_off;
+
 			if (a->cls == DW_CLS_REF) {
 				off = a->u;
 			} else if (a->cls == DW_CLS_REF_SIG) {
 				const struct dw_unit *tu = dw_file_type_unit(l->df, a->u);
 				if (!tu)
 					return die_error(l, die, "DW_FORM_ref_sig8 names a type unit that does not exist");
-				/* Encode "another unit" with the type unit's type offset;
-				 * it is never inside this unit, so it stays unresolved. */
+				/* Another unit's type: never inside this unit, so
+				 * it stays unresolved with the type's offset. */
 				off = tu->type_offset;
 			} else {
 				break;
 			}
-			*has = true;
-			*dst = off;
+			if (op->slot == AS_TYPE) {
+				di->has_type = true;
+				di->type_off = off;
+			} else if (op->slot == AS_ORIGIN) {
+				di->has_origin = true;
+				di->origin_off = off;
+			} else {
+				di->has_spec = true;
+				di->spec_off = off;
+			}
 			break;
 		}
-		case DW_AT_byte_size:
+		case AS_BYTE_SIZE:
 			di->has_byte_size = attr_udata(a, &di->byte_size);
 			break;
-		case DW_AT_bit_size:
+		case AS_BIT_SIZE:
 			di->has_bit_size = attr_udata(a, &di->bit_size);
 			break;
-		case DW_AT_encoding:
+		case AS_ENCODING:
 			attr_udata(a, &di->encoding);
 			break;
-		case DW_AT_alignment:
+		case AS_ALIGNMENT:
 			attr_udata(a, &di->alignment);
 			break;
-		case DW_AT_data_bit_offset:
+		case AS_DATA_BIT_OFFSET:
 			di->has_data_bit_offset = attr_udata(a, &di->data_bit_offset);
 			break;
-		case DW_AT_bit_offset:
+		case AS_BIT_OFFSET:
 			di->has_old_bit_offset = attr_udata(a, &di->old_bit_offset);
 			break;
-		case DW_AT_data_member_location:
+		case AS_MEMBER_LOCATION:
 			if (a->cls == DW_CLS_BLOCK) {
 				di->has_member_location = true;
 				di->member_location_is_expr = true;
@@ -260,13 +375,13 @@ static int read_die(struct loader *l, const struct dw_die *die, struct die_info 
 				di->has_member_location = true;
 			}
 			break;
-		case DW_AT_low_pc:
+		case AS_LOW_PC:
 			if (a->cls == DW_CLS_ADDR) {
 				di->has_low_pc = true;
 				di->low_pc = a->u;
 			}
 			break;
-		case DW_AT_high_pc:
+		case AS_HIGH_PC:
 			if (a->cls == DW_CLS_ADDR) {
 				di->has_high_pc = true;
 				di->high_pc = a->u;
@@ -275,32 +390,31 @@ static int read_die(struct loader *l, const struct dw_die *die, struct die_info 
 				di->high_pc_is_offset = true;
 			}
 			break;
-		case DW_AT_decl_file:
+		case AS_DECL_FILE:
 			attr_udata(a, &di->decl_file);
 			break;
-		case DW_AT_decl_line:
+		case AS_DECL_LINE:
 			attr_udata(a, &di->decl_line);
 			break;
-		case DW_AT_language:
+		case AS_LANGUAGE:
 			attr_udata(a, &di->language);
 			break;
-		case DW_AT_stmt_list:
+		case AS_STMT_LIST:
 			di->has_stmt_list = attr_udata(a, &di->stmt_list);
 			break;
-		case DW_AT_count:
+		case AS_COUNT:
 			di->has_count = attr_udata(a, &di->count);
 			break;
-		case DW_AT_upper_bound:
+		case AS_UPPER_BOUND:
 			di->has_upper_bound = attr_udata(a, &di->upper_bound);
-			if (di->has_upper_bound) {
-				/* An upper bound of -1 means "no elements" ([0]); small
-				 * unsigned forms hold real bounds (255 as data1). */
-				if ((a->cls == DW_CLS_SIGNED && a->s == -1) ||
-				    (a->form == DW_FORM_data8 && a->u == UINT64_MAX))
-					di->upper_bound_minus_one = true;
-			}
+			/* An upper bound of -1 means "no elements" ([0]); small
+			 * unsigned forms hold real bounds (255 as data1). */
+			if (di->has_upper_bound &&
+			    ((a->cls == DW_CLS_SIGNED && a->s == -1) ||
+			     (a->form == DW_FORM_data8 && a->u == UINT64_MAX)))
+				di->upper_bound_minus_one = true;
 			break;
-		case DW_AT_const_value:
+		case AS_CONST_VALUE:
 			if (a->cls == DW_CLS_STRING) {
 				di->has_const_value = true;
 				di->const_value_is_string = true;
@@ -315,33 +429,34 @@ static int read_die(struct loader *l, const struct dw_die *die, struct die_info 
 				di->has_const_value = true;
 			}
 			break;
-		case DW_AT_location:
+		case AS_LOCATION:
 			di->has_location = true;
 			di->location = *a;
 			break;
-		case DW_AT_declaration:
+		case AS_DECLARATION:
 			di->declaration = a->u != 0;
 			break;
-		case DW_AT_external:
+		case AS_EXTERNAL:
 			di->external = a->u != 0;
 			break;
-		case DW_AT_prototyped:
+		case AS_PROTOTYPED:
 			di->prototyped = a->u != 0;
 			break;
-		case DW_AT_inline:
+		case AS_INLINE:
 			attr_udata(a, &v);
 			di->inline_attr = (uint8_t)v;
 			break;
-		case DW_AT_calling_convention:
+		case AS_CALLING_CONVENTION:
 			attr_udata(a, &v);
 			di->calling_convention = (uint8_t)v;
 			break;
-		case DW_AT_accessibility:
+		case AS_ACCESSIBILITY:
 			attr_udata(a, &v);
 			di->accessibility = (uint8_t)v;
 			break;
 		}
 	}
+	dw_cursor_attrs_done(&l->cur, p);
 	return 0;
 }
 
@@ -1292,7 +1407,8 @@ struct cu_model *load_cu(const struct dw_file *df, size_t unit,
 		cu->offset = l->dcu.unit->offset;
 		cu->addr_size = l->dcu.unit->addr_size;
 		cu->dwarf_version = l->dcu.unit->version;
-		r = build(l);
+		l->plans = calloc(l->dcu.abbrevs.nr_abbrevs + 1, sizeof(*l->plans));
+		r = l->plans ? build(l) : d2b_error_oom(err);
 	}
 	loader_free_scratch(l);
 	free(l);
