@@ -27,3 +27,17 @@ fi
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)"
 ctest --test-dir build --output-on-failure -j"$(nproc)" "$@"
+
+# The same suite under ASan+UBSan (without the kernel-scale tests), and the
+# multi-threaded tests under TSan. D2B_SANITIZERS=0 skips both.
+if [ "${D2B_SANITIZERS:-1}" = 1 ] && [ $# = 0 ]; then
+	for san in address thread; do
+		cmake -S . -B "build-$san" -DD2B_SANITIZE=$san >/dev/null
+		cmake --build "build-$san" -j"$(nproc)" >/dev/null
+	done
+	D2B_CORPUS=0 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 \
+		ctest --test-dir build-address --output-on-failure -j"$(nproc)"
+	D2B_CORPUS=0 TSAN_OPTIONS=halt_on_error=1 \
+		ctest --test-dir build-thread --output-on-failure -j"$(nproc)" \
+		-R 'unit/test_pool|t0200|t2000|t3000'
+fi

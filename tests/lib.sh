@@ -39,6 +39,7 @@
 #   d2b_corpus             print the kernel corpus directory (vmlinux and
 #                          modules/*.ko) when D2B_CORPUS=1 (fetches it) or
 #                          when a complete cached copy exists; else return 1
+#                          (always 1 with D2B_CORPUS=0)
 #   d2b_tmpdir             print a per-test temporary directory (created on
 #                          the first call), removed when the test exits. It is
 #                          removed by an EXIT trap set when this file is
@@ -83,6 +84,7 @@ trap d2b_cleanup EXIT
 
 d2b_corpus() {
 	local cache=${D2B_CORPUS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/dwarf2btf}
+	[ "${D2B_CORPUS:-}" = 0 ] && return 1
 	if [ -s "$cache/vmlinux" ] && [ -f "$cache/.complete" ]; then
 		echo "$cache"
 		return 0
