@@ -258,6 +258,77 @@ int dw_form_read(const struct dw_cu *cu, unsigned form, int64_t implicit_const,
 		 struct d2b_error *err);
 int dw_form_skip(const struct dw_cu *cu, unsigned form, const uint8_t **p,
 		 const uint8_t *end, struct d2b_error *err);
+/* dw_form_read with the forms that make up most of a kernel's attributes
+ * (data1/2/4, ref4, strp into a NUL-terminated .debug_str, implicit_const,
+ * flag_present) decoded inline. */
+static inline int dw_form_read_fast(const struct dw_cu *cu, unsigned form,
+				    int64_t implicit_const, const uint8_t **p,
+				    const uint8_t *end, struct dw_attr *out,
+				    struct d2b_error *err)
+{
+	const uint8_t *q = *p;
+
+	switch (form) {
+	case DW_FORM_data1:
+		if (q >= end)
+			break;
+		out->form = (uint16_t)form;
+		out->cls = DW_CLS_UNSIGNED;
+		out->u = *q;
+		*p = q + 1;
+		return 0;
+	case DW_FORM_data2:
+		if (end - q < 2)
+			break;
+		out->form = (uint16_t)form;
+		out->cls = DW_CLS_UNSIGNED;
+		out->u = (uint64_t)q[0] | (uint64_t)q[1] << 8;
+		*p = q + 2;
+		return 0;
+	case DW_FORM_ref4: {
+		uint32_t v;
+
+		if (end - q < 4)
+			break;
+		v = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+		if (v >= cu->unit->end - cu->unit->offset)
+			break;		/* the slow path reports it */
+		out->form = (uint16_t)form;
+		out->cls = DW_CLS_REF;
+		out->u = cu->unit->offset + v;
+		*p = q + 4;
+		return 0;
+	}
+	case DW_FORM_strp: {
+		const struct dw_section *s = &cu->file->sec[DW_SEC_STR];
+		uint32_t v;
+
+		if (cu->unit->offset_size != 4 || end - q < 4 || !s->size ||
+		    s->data[s->size - 1] != 0)
+			break;
+		v = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+		if (v >= s->size)
+			break;
+		out->form = (uint16_t)form;
+		out->cls = DW_CLS_STRING;
+		out->str = (const char *)s->data + v;
+		*p = q + 4;
+		return 0;
+	}
+	case DW_FORM_implicit_const:
+		out->form = (uint16_t)form;
+		out->cls = DW_CLS_SIGNED;
+		out->s = implicit_const;
+		return 0;
+	case DW_FORM_flag_present:
+		out->form = (uint16_t)form;
+		out->cls = DW_CLS_FLAG;
+		out->u = 1;
+		return 0;
+	}
+	return dw_form_read(cu, form, implicit_const, p, end, out, err);
+}
+
 /* Size of FORM's value in unit U: >= 0 fixed, -1 variable, -2 a form we do
  * not know, -3 a supplementary-file form we refuse. */
 int dw_form_fixed_size(unsigned form, const struct dw_unit *u);

@@ -19,12 +19,13 @@
 
 /* The attributes of one DIE that the model uses. */
 struct die_info {
-	const char *name, *linkage_name, *comp_dir, *producer;
-	uint64_t type_off, origin_off, spec_off;
-	uint64_t byte_size, bit_size, data_bit_offset, old_bit_offset, member_location;
-	uint64_t low_pc, high_pc, stmt_list, count, upper_bound;
+	/* Cleared for every DIE (kept under 128 bytes so clearing is a few
+	 * vector stores, not a string instruction). */
+	const char *name, *linkage_name, *comp_dir, *producer, *const_value_str;
+	uint64_t byte_size, member_location;
 	int64_t const_value;
-	uint64_t decl_file, decl_line, encoding, alignment, language;
+	uint32_t decl_file, decl_line, encoding, alignment;
+	uint16_t language;
 	uint8_t inline_attr, calling_convention, accessibility;
 	bool has_type, has_origin, has_spec, has_byte_size, has_bit_size;
 	bool has_data_bit_offset, has_old_bit_offset, has_member_location;
@@ -32,9 +33,15 @@ struct die_info {
 	bool has_low_pc, has_high_pc, high_pc_is_offset, has_count, has_upper_bound;
 	bool upper_bound_minus_one, has_const_value, has_location, has_stmt_list;
 	bool declaration, external, prototyped, const_value_is_string;
-	const char *const_value_str;
-	struct dw_attr location;	/* last: not cleared, valid when has_location */
+	/* Valid only when their has_ flag is set: not cleared. */
+	uint64_t type_off, origin_off, spec_off;
+	uint64_t bit_size, data_bit_offset, old_bit_offset;
+	uint64_t low_pc, high_pc, stmt_list, count, upper_bound;
+	struct dw_attr location;
 };
+
+#define DIE_INFO_CLEARED offsetof(struct die_info, type_off)
+_Static_assert(DIE_INFO_CLEARED <= 128, "die_info's cleared part grew past 128 bytes");
 
 struct fixup {
 	struct type **slot;
@@ -283,7 +290,7 @@ static int read_die(struct loader *l, const struct dw_die *die, struct die_info 
 
 	if (!plan && !(plan = build_plan(l, ab)))
 		return oom(l);
-	memset(di, 0, offsetof(struct die_info, location));
+	memset(di, 0, DIE_INFO_CLEARED);
 	for (uint32_t i = 0; i < plan->nr_ops; i++) {
 		const struct attr_op *op = &plan->ops[i];
 		uint64_t v = 0;
@@ -299,7 +306,7 @@ static int read_die(struct loader *l, const struct dw_die *die, struct die_info 
 				return -1;
 			continue;
 		}
-		if (dw_form_read(&l->dcu, op->form, op->implicit_const, &p, end, a, l->err))
+		if (dw_form_read_fast(&l->dcu, op->form, op->implicit_const, &p, end, a, l->err))
 			return -1;
 		switch (op->slot) {
 		case AS_NAME:
@@ -354,10 +361,12 @@ static int read_die(struct loader *l, const struct dw_die *die, struct die_info 
 			di->has_bit_size = attr_udata(a, &di->bit_size);
 			break;
 		case AS_ENCODING:
-			attr_udata(a, &di->encoding);
+			attr_udata(a, &v);
+			di->encoding = (uint32_t)v;
 			break;
 		case AS_ALIGNMENT:
-			attr_udata(a, &di->alignment);
+			attr_udata(a, &v);
+			di->alignment = (uint32_t)v;
 			break;
 		case AS_DATA_BIT_OFFSET:
 			di->has_data_bit_offset = attr_udata(a, &di->data_bit_offset);
@@ -391,13 +400,16 @@ static int read_die(struct loader *l, const struct dw_die *die, struct die_info 
 			}
 			break;
 		case AS_DECL_FILE:
-			attr_udata(a, &di->decl_file);
+			attr_udata(a, &v);
+			di->decl_file = (uint32_t)v;
 			break;
 		case AS_DECL_LINE:
-			attr_udata(a, &di->decl_line);
+			attr_udata(a, &v);
+			di->decl_line = (uint32_t)v;
 			break;
 		case AS_LANGUAGE:
-			attr_udata(a, &di->language);
+			attr_udata(a, &v);
+			di->language = (uint16_t)v;
 			break;
 		case AS_STMT_LIST:
 			di->has_stmt_list = attr_udata(a, &di->stmt_list);
@@ -741,8 +753,9 @@ static int handle_function(struct loader *l, const struct dw_die *die,
 	f->is_inlined_instance = inlined;
 	f->calling_convention = di->calling_convention ? di->calling_convention : DW_CC_normal;
 	f->has_addr = di->has_low_pc;
-	f->low_pc = di->low_pc;
-	f->high_pc = di->high_pc_is_offset ? di->low_pc + di->high_pc : di->high_pc;
+	f->low_pc = di->has_low_pc ? di->low_pc : 0;
+	if (di->has_high_pc)
+		f->high_pc = di->high_pc_is_offset ? f->low_pc + di->high_pc : di->high_pc;
 	f->die_offset = die->offset;
 	f->origin_offset = di->has_origin ? di->origin_off : 0;
 	f->specification_offset = di->has_spec ? di->spec_off : 0;
@@ -876,7 +889,7 @@ static int handle_die(struct loader *l, const struct dw_die *die)
 		if (!t)
 			return oom(l);
 		t->base.encoding = (uint16_t)di.encoding;
-		t->base.bit_size = (uint16_t)di.bit_size;
+		t->base.bit_size = di.has_bit_size ? (uint16_t)di.bit_size : 0;
 		goto maybe_children;
 
 	case DW_TAG_pointer_type:
