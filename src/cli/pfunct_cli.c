@@ -1,11 +1,299 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Placeholder until the pfunct front end lands. */
+/*
+ * pfunct front end: the options of Debian's pfunct 1.24 (its spellings,
+ * --help and error texts) over our DWARF reader. The listing rules live in
+ * print/pfunct_print.c; docs/compat-pfunct.md lists where we differ.
+ *
+ * Added: -j[N] / --jobs[=N], threads decoding units (output is identical
+ * whatever N is).
+ */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
+#include "print/pfunct_print.h"
+
+#define PFUNCT_EXIT_USAGE 64	/* argp's exit status for a bad option */
+
+static const char pfunct_help[] =
+	"Usage: pfunct [OPTION...] FILE\n"
+	"\n"
+	"  -a, --addr=ADDR            show just the function that where ADDR is\n"
+	"  -b, --expand_types         Expand types needed by the prototype\n"
+	"      --compile[=FUNCTION]   Generate compilable source code with types\n"
+	"                             expanded (Default all functions)\n"
+	"  -c, --class=CLASS          functions that have CLASS pointer parameters\n"
+	"  -E, --externals            show just external functions\n"
+	"  -f, --function=FUNCTION    show just FUNCTION\n"
+	"  -F, --format_path=FORMAT_LIST   List of debugging formats to try\n"
+	"  -g, --goto_labels          show number of goto labels\n"
+	"  -G, --cc_uninlined         declared inline, uninlined by compiler\n"
+	"  -H, --cc_inlined           not declared inline, inlined by compiler\n"
+	"  -i, --inline_expansions    show inline expansions\n"
+	"  -I, --inline_expansions_stats   show inline expansions stats\n"
+	"  -l, --decl_info            show source code info\n"
+	"      --no_parm_names        Don't show parameter names\n"
+	"  -N, --function_name_len    show size of functions names\n"
+	"  -p, --nr_parms             show number of parameters\n"
+	"  -P, --prototypes           show function prototypes\n"
+	"      --symtab[=NAME]        show symbol table NAME (Default .symtab)\n"
+	"  -s, --sizes                show size of functions\n"
+	"  -S, --nr_variables         show number of variables\n"
+	"  -t, --total_inline_stats   show Multi-CU total inline expansions stats\n"
+	"  -T, --variables            show variables\n"
+	"  -V, --verbose              be verbose\n"
+	"  -?, --help                 Give this help list\n"
+	"      --usage                Give a short usage message\n"
+	"      --version              Print program version\n"
+	"\n"
+	"Mandatory or optional arguments to long options are also mandatory or optional\n"
+	"for any corresponding short options.\n";
+
+static const char pfunct_usage[] =
+	"Usage: pfunct [-bEgGHiIlNpPsStTV?] [-a ADDR] [-c CLASS] [-f FUNCTION]\n"
+	"            [-F FORMAT_LIST] [--addr=ADDR] [--expand_types]\n"
+	"            [--compile[=FUNCTION]] [--class=CLASS] [--externals]\n"
+	"            [--function=FUNCTION] [--format_path=FORMAT_LIST] [--goto_labels]\n"
+	"            [--cc_uninlined] [--cc_inlined] [--inline_expansions]\n"
+	"            [--inline_expansions_stats] [--decl_info] [--no_parm_names]\n"
+	"            [--function_name_len] [--nr_parms] [--prototypes]\n"
+	"            [--symtab[=NAME]] [--sizes] [--nr_variables] [--total_inline_stats]\n"
+	"            [--variables] [--verbose] [--help] [--usage] [--version] FILE\n";
+
+static const char pfunct_see[] =
+	"Try `pfunct --help' or `pfunct --usage' for more information.\n";
+
+enum {
+	OPT_SYMTAB = 300,
+	OPT_NO_PARM_NAMES,
+	OPT_COMPILE,
+	OPT_USAGE,
+	OPT_VERSION,
+};
+
+static const struct option pfunct_long_options[] = {
+	{ "addr", required_argument, NULL, 'a' },
+	{ "expand_types", no_argument, NULL, 'b' },
+	{ "compile", optional_argument, NULL, OPT_COMPILE },
+	{ "class", required_argument, NULL, 'c' },
+	{ "externals", no_argument, NULL, 'E' },
+	{ "function", required_argument, NULL, 'f' },
+	{ "format_path", required_argument, NULL, 'F' },
+	{ "goto_labels", no_argument, NULL, 'g' },
+	{ "cc_uninlined", no_argument, NULL, 'G' },
+	{ "cc_inlined", no_argument, NULL, 'H' },
+	{ "inline_expansions", no_argument, NULL, 'i' },
+	{ "inline_expansions_stats", no_argument, NULL, 'I' },
+	{ "jobs", optional_argument, NULL, 'j' },
+	{ "decl_info", no_argument, NULL, 'l' },
+	{ "no_parm_names", no_argument, NULL, OPT_NO_PARM_NAMES },
+	{ "function_name_len", no_argument, NULL, 'N' },
+	{ "nr_parms", no_argument, NULL, 'p' },
+	{ "prototypes", no_argument, NULL, 'P' },
+	{ "symtab", optional_argument, NULL, OPT_SYMTAB },
+	{ "sizes", no_argument, NULL, 's' },
+	{ "nr_variables", no_argument, NULL, 'S' },
+	{ "total_inline_stats", no_argument, NULL, 't' },
+	{ "variables", no_argument, NULL, 'T' },
+	{ "verbose", no_argument, NULL, 'V' },
+	{ "help", no_argument, NULL, '?' },
+	{ "usage", no_argument, NULL, OPT_USAGE },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct pfunct_run {
+	struct pfunct_printer *printer;
+	struct strbuf out;
+	bool stopped;		/* -f found its unit: the stream was cut short */
+	bool write_failed;
+};
+
+static void flush_out(struct pfunct_run *run)
+{
+	if (run->out.len &&
+	    fwrite(run->out.buf, 1, run->out.len, stdout) != run->out.len)
+		run->write_failed = true;
+	strbuf_reset(&run->out);
+}
+
+static int consume_cu(void *ctx, struct cu_model *cu, struct d2b_error *err)
+{
+	struct pfunct_run *run = ctx;
+
+	if (pfunct_printer_add_cu(run->printer, cu, &run->out, err))
+		return -1;
+	flush_out(run);
+	if (pfunct_printer_done(run->printer)) {
+		/* Stop the stream: the error is ours and is dropped. */
+		run->stopped = true;
+		return d2b_error_set(err, "pfunct: search done");
+	}
+	return 0;
+}
+
+static int bad_option(const char *fmt, const char *what)
+{
+	fputs("pfunct: ", stderr);
+	fprintf(stderr, fmt, what);
+	fputc('\n', stderr);
+	fputs(pfunct_see, stderr);
+	return PFUNCT_EXIT_USAGE;
+}
+
+static int unsupported(const char *opt)
+{
+	fprintf(stderr, "pfunct: option %s is not supported yet\n", opt);
+	return 1;
+}
+
+/* -F: a comma-separated list of formats; we read DWARF only. */
+static bool formats_have_dwarf(const char *list)
+{
+	const char *p = list;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (n == 5 && !strncmp(p, "dwarf", 5))
+			return true;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+static int run_file(const char *path, struct pfunct_run *run, unsigned threads)
+{
+	struct cli_dwarf_input in;
+	struct d2b_error err = { 0 };
+	struct cu_stream_options so = {
+		.threads = threads,
+		.skip_type_units = true,
+	};
+	int rc;
+
+	if (cli_dwarf_open(&in, path, &err))
+		return cli_fail("pfunct", &err);
+	rc = cu_stream_run(&in.dwarf, &so, consume_cu, run, NULL, &err);
+	if (rc && run->stopped)
+		rc = 0;
+	cli_dwarf_close(&in);
+	if (rc)
+		return cli_fail("pfunct", &err);
+	return 0;
+}
 
 int pfunct_main(int argc, char **argv)
 {
-	fprintf(stderr, "pfunct: not implemented yet\n");
-	return 1;
+	struct pfunct_options opts = { .formatter = PFUNCT_FMT_DEFAULT };
+	struct pfunct_run run = { .out = STRBUF_INIT };
+	struct d2b_error err = { 0 };
+	const char *formats = NULL;
+	unsigned threads = 1;
+	int c, rc = 0;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":a:bc:Ef:F:gGHiIj::lNpPsStTV?",
+				pfunct_long_options, NULL)) != -1) {
+		switch (c) {
+		case 'E': opts.externals_only = true; break;
+		case 'f': opts.function = optarg; break;
+		case 'F': formats = optarg; break;
+		case 'G': opts.cc_uninlined = true; break;
+		case 'H': opts.cc_inlined = true; break;
+		case 'l': opts.decl_info = true; break;
+		case 'N': opts.formatter = PFUNCT_FMT_NAME_LEN; break;
+		case 'p': opts.formatter = PFUNCT_FMT_NR_PARMS; break;
+		case 'P': opts.prototypes = true; break;
+		case 's': opts.formatter = PFUNCT_FMT_SIZES; break;
+		case 'V': opts.verbose = true; break;
+		case OPT_NO_PARM_NAMES: opts.no_parm_names = true; break;
+		case 'j':
+			threads = cli_parse_jobs(optarg);
+			if (!threads) {
+				fprintf(stderr, "pfunct: invalid number of jobs '%s'\n",
+					optarg);
+				return 1;
+			}
+			break;
+		case '?':
+			if (optopt == 0 && argv[optind - 1] &&
+			    strncmp(argv[optind - 1], "--help", 6) &&
+			    strcmp(argv[optind - 1], "-?")) {
+				/* an unknown long option */
+				return bad_option("unrecognized option '%s'",
+						  argv[optind - 1]);
+			}
+			if (optopt && optopt != '?') {
+				char s[2] = { (char)optopt, 0 };
+
+				return bad_option("invalid option -- '%s'", s);
+			}
+			fputs(pfunct_help, stdout);
+			return 0;
+		case ':': {
+			char s[2] = { (char)optopt, 0 };
+
+			if (optopt == 0 || optopt >= 256)
+				return bad_option("option '%s' requires an argument",
+						  argv[optind - 1]);
+			return bad_option("option requires an argument -- '%s'", s);
+		}
+		case OPT_USAGE:
+			fputs(pfunct_usage, stdout);
+			return 0;
+		case OPT_VERSION:
+			puts("v1.24");
+			return 0;
+		case 'a': return unsupported("-a/--addr");
+		case 'b': return unsupported("-b/--expand_types");
+		case 'c': return unsupported("-c/--class");
+		case 'g': return unsupported("-g/--goto_labels");
+		case 'i': return unsupported("-i/--inline_expansions");
+		case 'I': return unsupported("-I/--inline_expansions_stats");
+		case 'S': return unsupported("-S/--nr_variables");
+		case 't': return unsupported("-t/--total_inline_stats");
+		case 'T': return unsupported("-T/--variables");
+		case OPT_SYMTAB: return unsupported("--symtab");
+		case OPT_COMPILE: return unsupported("--compile");
+		default:
+			return bad_option("invalid option -- '%s'", "?");
+		}
+	}
+
+	if (optind == argc) {
+		fputs(pfunct_see, stderr);
+		return 1;
+	}
+	if (formats && !formats_have_dwarf(formats)) {
+		fprintf(stderr, "pfunct: file '%s' has no %s type information.\n",
+			argv[optind], formats);
+		return 1;
+	}
+
+	run.printer = pfunct_printer_create(&opts, &err);
+	if (!run.printer)
+		return cli_fail("pfunct", &err);
+	for (int i = optind; i < argc && !rc; i++) {
+		rc = run_file(argv[i], &run, threads);
+		if (pfunct_printer_done(run.printer))
+			break;
+	}
+	if (!rc) {
+		if (pfunct_printer_finish(run.printer, &run.out, &err))
+			rc = cli_fail("pfunct", &err);
+		flush_out(&run);
+	}
+	pfunct_printer_destroy(run.printer);
+	strbuf_free(&run.out);
+	if (!rc && (run.write_failed || fflush(stdout))) {
+		fprintf(stderr, "pfunct: error writing the output\n");
+		rc = 1;
+	}
+	return rc;
 }

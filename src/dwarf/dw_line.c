@@ -20,9 +20,9 @@ static int line_error(const struct line_ctx *lc, const uint8_t *at, const char *
 			    (unsigned long long)lc->table_off, what);
 }
 
-/* "dir/name" unless NAME is absolute; DIR relative to COMP_DIR. */
-static const char *join_path(struct arena *a, const char *comp_dir,
-			     const char *dir, const char *name)
+/* "dir/name" unless NAME is absolute. A relative DIR stays relative, as
+ * libdw (and so pahole) leaves it. */
+static const char *join_path(struct arena *a, const char *dir, const char *name)
 {
 	size_t n;
 	char *s;
@@ -31,13 +31,6 @@ static const char *join_path(struct arena *a, const char *comp_dir,
 		return "";
 	if (name[0] == '/' || !dir || !dir[0])
 		return name;
-	if (dir[0] != '/' && comp_dir && comp_dir[0]) {
-		n = strlen(comp_dir) + strlen(dir) + strlen(name) + 3;
-		s = arena_alloc(a, n);
-		if (s)
-			snprintf(s, n, "%s/%s/%s", comp_dir, dir, name);
-		return s;
-	}
 	n = strlen(dir) + strlen(name) + 2;
 	s = arena_alloc(a, n);
 	if (s)
@@ -217,11 +210,8 @@ int dw_cu_line_files(const struct dw_cu *cu, uint64_t stmt_list,
 			return d2b_error_oom(err);
 		for (uint64_t i = 0; i < nr_files; i++) {
 			const char *dir = file_dirs[i] < nr_dirs ? dir_names[file_dirs[i]] : NULL;
-			const char *cdir = nr_dirs ? dir_names[0] : comp_dir;
 
-			/* Directory 0 is the compilation directory itself. */
-			out->names[i] = file_dirs[i] == 0 ? join_path(cu->arena, NULL, dir, file_names[i])
-							   : join_path(cu->arena, cdir, dir, file_names[i]);
+			out->names[i] = join_path(cu->arena, dir, file_names[i]);
 			if (!out->names[i])
 				return d2b_error_oom(err);
 		}
@@ -265,7 +255,7 @@ int dw_cu_line_files(const struct dw_cu *cu, uint64_t stmt_list,
 				names = n2;
 				cap *= 2;
 			}
-			names[nr] = join_path(cu->arena, comp_dir,
+			names[nr] = join_path(cu->arena,
 					      dir == 0 ? comp_dir : dir <= nr_dirs ? dirs[dir - 1] : NULL,
 					      name);
 			if (!names[nr])

@@ -746,6 +746,26 @@ static int handle_function(struct loader *l, const struct dw_die *die,
 	f->name = di->name;
 	f->linkage_name = di->linkage_name;
 	f->external = di->external;
+	f->own_external = di->external;
+	f->own_inline_attr = di->inline_attr;
+	f->scope = TS_OTHER;
+	if (parent) {
+		switch (parent->kind) {
+		case SCOPE_UNIT:
+			f->scope = TS_UNIT;
+			break;
+		case SCOPE_COMPOSITE:
+			f->scope = TS_COMPOSITE;
+			break;
+		case SCOPE_FUNCTION:
+		case SCOPE_BLOCK:
+			f->scope = TS_FUNCTION;
+			break;
+		case SCOPE_NAMESPACE:
+			f->scope = TS_NAMESPACE;
+			break;
+		}
+	}
 	f->declaration = di->declaration;
 	f->prototyped = di->prototyped;
 	f->inline_attr = di->inline_attr;

@@ -173,12 +173,15 @@ struct function {
 	uint32_t nr_params;
 	bool varargs;
 	bool prototyped;
-	bool external;			/* DW_AT_external */
+	bool external;			/* DW_AT_external, or its origin's */
+	bool own_external;		/* DW_AT_external of this DIE itself */
 	bool declaration;		/* DW_AT_declaration */
 	bool has_addr;			/* DW_AT_low_pc present */
 	bool is_abstract;		/* has DW_AT_inline (abstract instance root) */
 	bool is_inlined_instance;	/* DW_TAG_inlined_subroutine (not listed) */
-	uint8_t inline_attr;		/* DW_INL_* value, 0 if absent */
+	uint8_t inline_attr;		/* DW_INL_* value (or its origin's), 0 if absent */
+	uint8_t own_inline_attr;	/* DW_AT_inline of this DIE itself */
+	uint8_t scope;			/* enum type_scope: where the DIE sits */
 	uint8_t calling_convention;	/* DW_CC_*, DW_CC_normal if absent */
 	uint64_t low_pc, high_pc;	/* high_pc made absolute */
 	uint64_t die_offset;

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of print/pfunct_print.c on hand-built cu_models that mirror a
+ * two-unit program pfunct 1.24 was run on (gcc 12 -O2):
+ *
+ *   a.c: printf (declaration), main, const_ret, takes_array, ext_fn
+ *        (abstract, external), inl (declared inline), helper (static,
+ *        abstract), ext_fn (concrete out-of-line instance, no name of its own)
+ *   b.c: kr (unprototyped), noparms, other, helper (another static one),
+ *        stat_fn (abstract) and its concrete instance with parameters in the
+ *        other order and carrying only their origin
+ *
+ * The expected texts are pfunct 1.24's output on that program.
+ */
+#include "print/pfunct_print.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dwarf/dw_const.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                       \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, \
+				__LINE__, #cond);                              \
+			fprintf(stderr, __VA_ARGS__);                          \
+			fputc('\n', stderr);                                   \
+			failures++;                                            \
+		}                                                              \
+	} while (0)
+
+#define CHECK_STR(got, want)                                                   \
+	CHECK(!strcmp((got), (want)), "\n--- got ---\n%s\n--- want ---\n%s",  \
+	      (got), (want))
+
+/* ---- Building models ---- */
+
+static struct type *new_type(struct cu_model *cu, uint8_t kind,
+			     const char *name, struct type *target)
+{
+	struct type *t = arena_zalloc(&cu->arena, sizeof(*t));
+
+	t->kind = kind;
+	t->name = name;
+	t->type = target;
+	t->cu_lang = DW_LANG_C11;
+	return t;
+}
+
+static struct cu_model *new_cu(const char *name, uint32_t nr_functions)
+{
+	struct cu_model *cu = calloc(1, sizeof(*cu));
+	arena_init(&cu->arena);
+	cu->files = arena_zalloc(&cu->arena, 3 * sizeof(*cu->files));
+	cu->files[1] = "/src/a.c";
+	cu->files[2] = "/src/b.c";
+	cu->name = name;
+	cu->language = DW_LANG_C11;
+	cu->addr_size = 8;
+	cu->functions = arena_zalloc(&cu->arena,
+				     nr_functions * sizeof(*cu->functions));
+	cu->nr_files = 3;
+	return cu;
+}
+
+static struct function *add_fn(struct cu_model *cu, uint64_t off,
+			       const char *name, struct type *ret)
+{
+	struct function *f = &cu->functions[cu->nr_functions++];
+
+	f->name = name;
+	f->ret = ret;
+	f->die_offset = off;
+	f->prototyped = true;
+	return f;
+}
+
+static void set_params(struct cu_model *cu, struct function *f, uint32_t n,
+		       const char *const *names, struct type *const *types)
+{
+	f->params = arena_zalloc(&cu->arena, n * sizeof(*f->params));
+	f->nr_params = n;
+	for (uint32_t i = 0; i < n; i++) {
+		f->params[i].name = names[i];
+		f->params[i].type = types[i];
+	}
+}
+
+static void set_addr(struct function *f, uint64_t lo, uint64_t size)
+{
+	f->has_addr = true;
+	f->low_pc = lo;
+	f->high_pc = lo + size;
+}
+
+struct models {
+	struct cu_model *a, *b;
+};
+
+static struct models build(void)
+{
+	struct models m;
+	struct cu_model *a = new_cu("a.c", 16), *b = new_cu("b.c", 16);
+	struct function *f;
+
+	/* a.c types */
+	struct type *a_int = new_type(a, TK_BASE, "int", NULL);
+	struct type *a_char = new_type(a, TK_BASE, "char", NULL);
+	struct type *a_cchar = new_type(a, TK_CONST, NULL, a_char);
+	struct type *a_pcchar = new_type(a, TK_POINTER, NULL, a_cchar);
+	struct type *a_pchar = new_type(a, TK_POINTER, NULL, a_char);
+	struct type *a_ppchar = new_type(a, TK_POINTER, NULL, a_pchar);
+	struct type *a_foo = new_type(a, TK_STRUCT, "foo", NULL);
+	struct type *a_pfoo = new_type(a, TK_POINTER, NULL, a_foo);
+	struct type *a_pint = new_type(a, TK_POINTER, NULL, a_int);
+	struct type *a_ull = new_type(a, TK_BASE, "long long unsigned int", NULL);
+	struct type *a_bool = new_type(a, TK_BASE, "_Bool", NULL);
+	struct type *a_proto = new_type(a, TK_FUNC_PROTO, NULL, a_int);
+	struct type *a_cb = new_type(a, TK_TYPEDEF, "cb_t", NULL);
+	struct type *a_vproto = new_type(a, TK_FUNC_PROTO, NULL, NULL);
+	struct type *a_pvproto = new_type(a, TK_POINTER, NULL, a_vproto);
+	struct type *a_void_p = new_type(a, TK_POINTER, NULL, NULL);
+
+	a_proto->proto.nr_params = 2;
+	a_proto->proto.params = arena_zalloc(&a->arena, 2 * sizeof(struct param));
+	a_proto->proto.params[0].type = a_int;
+	a_proto->proto.params[1].type = a_void_p;
+	a_cb->type = new_type(a, TK_POINTER, NULL, a_proto);
+	a_vproto->proto.nr_params = 2;
+	a_vproto->proto.params = arena_zalloc(&a->arena, 2 * sizeof(struct param));
+	a_vproto->proto.params[0].type = a_int;
+	a_vproto->proto.params[1].type = a_char;
+
+	f = add_fn(a, 0xc8, "printf", a_int);
+	f->external = f->declaration = true;
+	f->varargs = true;
+	set_params(a, f, 1, (const char *[]){ NULL },
+		   (struct type *[]){ a_pcchar });
+
+	f = add_fn(a, 0xe5, "main", a_int);
+	f->external = true;
+	f->decl_file = 1;
+	f->decl_line = 10;
+	set_addr(f, 0x1050, 34);
+	set_params(a, f, 2, (const char *[]){ "argc", "argv" },
+		   (struct type *[]){ a_int, a_ppchar });
+
+	f = add_fn(a, 0x1ee, "const_ret", a_pcchar);
+	f->external = true;
+	set_addr(f, 0x11a0, 32);
+	set_params(a, f, 2, (const char *[]){ "u", "b" },
+		   (struct type *[]){ a_ull, a_bool });
+
+	f = add_fn(a, 0x22b, "takes_array", NULL);
+	f->external = true;
+	set_addr(f, 0x1180, 29);
+	set_params(a, f, 3, (const char *[]){ "arr", "cb", "fp" },
+		   (struct type *[]){ a_pint, a_cb, a_pvproto });
+
+	f = add_fn(a, 0x2c8, "ext_fn", a_int);
+	f->external = true;
+	f->is_abstract = true;
+	f->inline_attr = DW_INL_inlined;
+	f->varargs = true;
+	set_params(a, f, 2, (const char *[]){ "f", "s" },
+		   (struct type *[]){ a_pfoo, a_pcchar });
+
+	f = add_fn(a, 0x2f2, "inl", a_int);
+	f->is_abstract = true;
+	f->inline_attr = DW_INL_declared_inlined;
+	set_params(a, f, 1, (const char *[]){ "x" }, (struct type *[]){ a_int });
+
+	f = add_fn(a, 0x30d, "helper", a_int);
+	f->is_abstract = true;
+	f->inline_attr = DW_INL_inlined;
+	set_params(a, f, 2, (const char *[]){ "f", "x" },
+		   (struct type *[]){ a_pfoo, a_int });
+
+	/* The concrete ext_fn: only an origin (the fallbacks are tested). */
+	f = add_fn(a, 0x331, NULL, NULL);
+	f->origin_offset = 0x2c8;
+	f->varargs = true;
+	set_addr(f, 0x1170, 9);
+	set_params(a, f, 2, (const char *[]){ NULL, NULL },
+		   (struct type *[]){ NULL, NULL });
+	f->params[0].origin = &a->functions[4].params[0];
+	f->params[1].origin = &a->functions[4].params[1];
+
+	/* b.c */
+	struct type *b_int = new_type(b, TK_BASE, "int", NULL);
+	struct type *b_bar = new_type(b, TK_STRUCT, "bar", NULL);
+	struct type *b_pbar = new_type(b, TK_POINTER, NULL, b_bar);
+
+	f = add_fn(b, 0x3e0, "kr", NULL);
+	f->external = true;
+	f->prototyped = false;
+	set_addr(f, 0x11e0, 1);
+
+	f = add_fn(b, 0x3f9, "noparms", NULL);
+	f->external = true;
+	set_addr(f, 0x11d0, 1);
+
+	f = add_fn(b, 0x413, "other", b_int);
+	f->external = true;
+	set_addr(f, 0x11c0, 5);
+	set_params(b, f, 1, (const char *[]){ "y" }, (struct type *[]){ b_int });
+
+	f = add_fn(b, 0x478, "helper", b_int);
+	f->is_abstract = true;
+	f->inline_attr = DW_INL_inlined;
+	set_params(b, f, 1, (const char *[]){ "x" }, (struct type *[]){ b_int });
+
+	f = add_fn(b, 0x4fb, "stat_fn", b_int);
+	f->is_abstract = true;
+	f->inline_attr = DW_INL_inlined;
+	f->decl_file = 2;
+	f->decl_line = 2;
+	set_params(b, f, 2, (const char *[]){ "b", "n" },
+		   (struct type *[]){ b_pbar, b_int });
+
+	f = add_fn(b, 0x51d, NULL, NULL);
+	f->origin_offset = 0x4fb;
+	set_addr(f, 0x1150, 4);
+	set_params(b, f, 2, (const char *[]){ NULL, NULL },
+		   (struct type *[]){ NULL, NULL });
+	f->params[0].origin = &b->functions[4].params[1];
+	f->params[1].origin = &b->functions[4].params[0];
+
+	/* As the loader leaves them: these DIEs' own attributes are the ones
+	 * set above (concrete instances carry none of their own). */
+	for (struct cu_model *cu = a; cu; cu = cu == a ? b : NULL)
+		for (uint32_t i = 0; i < cu->nr_functions; i++) {
+			cu->functions[i].own_external = cu->functions[i].external;
+			cu->functions[i].own_inline_attr = cu->functions[i].inline_attr;
+		}
+	m.a = a;
+	m.b = b;
+	return m;
+}
+
+/* ---- Running the printer ---- */
+
+static char *run(const struct models *m, const struct pfunct_options *o)
+{
+	struct d2b_error err = { 0 };
+	struct strbuf out = STRBUF_INIT;
+	struct pfunct_printer *p = pfunct_printer_create(o, &err);
+	char *s;
+
+	CHECK(p != NULL, "create: %s", err.msg);
+	if (!p)
+		return strdup("");
+	CHECK(!pfunct_printer_add_cu(p, m->a, &out, &err), "%s", err.msg);
+	if (!pfunct_printer_done(p))
+		CHECK(!pfunct_printer_add_cu(p, m->b, &out, &err), "%s", err.msg);
+	CHECK(!pfunct_printer_finish(p, &out, &err), "%s", err.msg);
+	pfunct_printer_destroy(p);
+	s = strdup(strbuf_str(&out));
+	strbuf_free(&out);
+	return s;
+}
+
+#define EXPECT(opts, want)                                                     \
+	do {                                                                   \
+		char *got_ = run(&m, &(opts));                                 \
+		CHECK_STR(got_, want);                                         \
+		free(got_);                                                    \
+	} while (0)
+
+int main(void)
+{
+	struct models m = build();
+	struct pfunct_options o = { 0 };
+
+	/* Default: names, newest first; helper twice (static), ext_fn once. */
+	EXPECT(o, "stat_fn\nstat_fn\nhelper\nother\nnoparms\nkr\nhelper\ninl\n"
+		  "ext_fn\ntakes_array\nconst_ret\nmain\nprintf\n");
+
+	o.prototypes = true;
+	EXPECT(o, "int stat_fn(int n, struct bar * b);\n"
+		  "int stat_fn(struct bar * b, int n);\n"
+		  "int helper(int x);\n"
+		  "int other(int y);\n"
+		  "void noparms(void);\n"
+		  "void kr(void);\n"
+		  "int helper(struct foo * f, int x);\n"
+		  "inline int inl(int x);\n"
+		  "int ext_fn(struct foo * f, const char  * s, ...);\n"
+		  "void takes_array(int * arr, cb_t cb, void (*fp)(int, char));\n"
+		  "const char  * const_ret(long long unsigned int u, _Bool b);\n"
+		  "int main(int argc, char * * argv);\n"
+		  "int printf(const char  *, ...);\n");
+
+	o.no_parm_names = true;
+	EXPECT(o, "int stat_fn(int, struct bar *);\n"
+		  "int stat_fn(struct bar *, int);\n"
+		  "int helper(int);\n"
+		  "int other(int);\n"
+		  "void noparms(void);\n"
+		  "void kr(void);\n"
+		  "int helper(struct foo *, int);\n"
+		  "inline int inl(int);\n"
+		  "int ext_fn(struct foo *, const char  *, ...);\n"
+		  "void takes_array(int *, cb_t, void (*)(int, char));\n"
+		  "const char  * const_ret(long long unsigned int, _Bool);\n"
+		  "int main(int, char * *);\n"
+		  "int printf(const char  *, ...);\n");
+	o.no_parm_names = false;
+
+	/* -l: the concrete stat_fn takes its decl_file/line from its origin;
+	 * a function without a file prints "(null)" as pahole does. */
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		pfunct_format_prototype(&sb, m.b, &m.b->functions[5], true, false);
+		CHECK_STR(strbuf_str(&sb), "/* Used at: b.c */\n"
+					   "/* <51d> /src/b.c:2 */\n"
+					   "int stat_fn(int n, struct bar * b);");
+		strbuf_reset(&sb);
+		pfunct_format_prototype(&sb, m.a, &m.a->functions[1], true, false);
+		CHECK_STR(strbuf_str(&sb), "/* Used at: a.c */\n"
+					   "/* <e5> /src/a.c:10 */\n"
+					   "int main(int argc, char * * argv);");
+		strbuf_reset(&sb);
+		pfunct_format_prototype(&sb, m.a, &m.a->functions[0], true, true);
+		CHECK_STR(strbuf_str(&sb), "/* Used at: a.c */\n"
+					   "/* <c8> (null):0 */\n"
+					   "int printf(const char  *, ...);");
+		strbuf_free(&sb);
+	}
+
+	/* -V: the duplicate report comes first, then each prototype with its
+	 * definitions count. */
+	o.prototypes = false;
+	o.verbose = true;
+	{
+		char *got = run(&m, &o);
+		const char *head = "function: ext_fn\nfirst: a.c\ncurrent: a.c\n"
+				   "size: 0 != 9\n\nint stat_fn(int n, struct bar * b);\n"
+				   "/* definitions: 1 */\n\n";
+
+		CHECK(!strncmp(got, head, strlen(head)), "got:\n%s", got);
+		CHECK(strstr(got, "int ext_fn(struct foo * f, const char  * s, ...);\n"
+				  "/* definitions: 2 */\n\n") != NULL, "got:\n%s", got);
+		free(got);
+	}
+	o.verbose = false;
+
+	/* -s: only functions with a size, sizes of the kept instance. */
+	o.formatter = PFUNCT_FMT_SIZES;
+	EXPECT(o, "stat_fn: 4\nother: 5\nnoparms: 1\nkr: 1\ntakes_array: 29\n"
+		  "const_ret: 32\nmain: 34\n");
+	o.formatter = PFUNCT_FMT_NR_PARMS;
+	EXPECT(o, "stat_fn: 2\nstat_fn: 2\nhelper: 1\nother: 1\nnoparms: 0\n"
+		  "kr: 0\nhelper: 2\ninl: 1\next_fn: 2\ntakes_array: 3\n"
+		  "const_ret: 2\nmain: 2\nprintf: 1\n");
+	o.formatter = PFUNCT_FMT_NAME_LEN;
+	{
+		char *got = run(&m, &o);
+
+		CHECK(!strncmp(got, "stat_fn: 7\nstat_fn: 7\nhelper: 6\n", 32),
+		      "got:\n%s", got);
+		free(got);
+	}
+	o.formatter = PFUNCT_FMT_DEFAULT;
+
+	/* -E: externals only. */
+	o.externals_only = true;
+	EXPECT(o, "other\nnoparms\nkr\next_fn\ntakes_array\nconst_ret\nmain\n"
+		  "printf\n");
+	o.externals_only = false;
+	/* -H: inlined by the compiler, not declared inline. */
+	o.cc_inlined = true;
+	EXPECT(o, "stat_fn\nhelper\nhelper\next_fn\n");
+	o.cc_inlined = false;
+
+	/* -f: the first unit holding the name decides; static functions are
+	 * printed, external ones and concrete instances are not (1.24). */
+	o.function = "helper";
+	EXPECT(o, "int helper(struct foo * f, int x);\n");
+	o.function = "main";
+	EXPECT(o, "");
+	o.function = "stat_fn";
+	EXPECT(o, "int stat_fn(struct bar * b, int n);\n");
+	o.function = "nosuch";
+	EXPECT(o, "");
+	o.decl_info = true;
+	o.function = "inl";
+	EXPECT(o, "/* Used at: a.c */\n/* <2f2> (null):0 */\ninline int inl(int x);\n");
+
+	/* done() after the unit that holds the function, not before. */
+	{
+		struct d2b_error err = { 0 };
+		struct strbuf out = STRBUF_INIT;
+		struct pfunct_options fo = { .function = "other" };
+		struct pfunct_printer *p = pfunct_printer_create(&fo, &err);
+
+		CHECK(!pfunct_printer_add_cu(p, m.a, &out, &err), "%s", err.msg);
+		CHECK(!pfunct_printer_done(p), "done after a.c");
+		CHECK(!pfunct_printer_add_cu(p, m.b, &out, &err), "%s", err.msg);
+		CHECK(pfunct_printer_done(p), "not done after b.c");
+		CHECK(out.len == 0, "external 'other' printed: %s", strbuf_str(&out));
+		pfunct_printer_destroy(p);
+		strbuf_free(&out);
+	}
+
+	CHECK(pfunct_function_size(&m.a->functions[1]) == 34, "main size");
+	CHECK(pfunct_function_size(&m.a->functions[4]) == 0, "abstract size");
+
+	cu_model_destroy(m.a);
+	cu_model_destroy(m.b);
+	if (failures)
+		fprintf(stderr, "%d check(s) failed\n", failures);
+	return failures ? 1 : 0;
+}
