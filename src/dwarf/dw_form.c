@@ -105,6 +105,31 @@ static int table_entry(const struct dw_cu *cu, int sec, uint64_t base,
 	return rd_uN(&p, s->data + s->size, size, val) ? 0 : -1;
 }
 
+/* The index of a strx*, addrx* or GNU_*_index form. */
+static bool read_index(unsigned form, const uint8_t **p, const uint8_t *end, uint64_t *idx)
+{
+	uint32_t v24;
+
+	switch (form) {
+	case DW_FORM_strx1:
+	case DW_FORM_addrx1:
+		return rd_uN(p, end, 1, idx);
+	case DW_FORM_strx2:
+	case DW_FORM_addrx2:
+		return rd_uN(p, end, 2, idx);
+	case DW_FORM_strx3:
+	case DW_FORM_addrx3:
+		if (!rd_u24(p, end, &v24))
+			return false;
+		*idx = v24;
+		return true;
+	case DW_FORM_strx4:
+	case DW_FORM_addrx4:
+		return rd_uN(p, end, 4, idx);
+	}
+	return rd_uleb(p, end, idx);
+}
+
 int dw_form_read(const struct dw_cu *cu, unsigned form, int64_t implicit_const,
 		 const uint8_t **pp, const uint8_t *end, struct dw_attr *out,
 		 struct d2b_error *err)
@@ -183,16 +208,7 @@ int dw_form_read(const struct dw_cu *cu, unsigned form, int64_t implicit_const,
 	case DW_FORM_strx2:
 	case DW_FORM_strx3:
 	case DW_FORM_strx4: {
-		bool ok;
-		uint32_t v24 = 0;
-
-		if (form == DW_FORM_strx || form == DW_FORM_GNU_str_index)
-			ok = rd_uleb(&p, end, &idx);
-		else if (form == DW_FORM_strx3)
-			ok = rd_u24(&p, end, &v24), idx = v24;
-		else
-			ok = rd_uN(&p, end, form == DW_FORM_strx1 ? 1 : form == DW_FORM_strx2 ? 2 : 4, &idx);
-		if (!ok)
+		if (!read_index(form, &p, end, &idx))
 			goto truncated;
 		if (table_entry(cu, DW_SEC_STR_OFFSETS, cu->str_offsets_base, idx,
 				u->offset_size, &v))
@@ -278,16 +294,7 @@ int dw_form_read(const struct dw_cu *cu, unsigned form, int64_t implicit_const,
 	case DW_FORM_addrx2:
 	case DW_FORM_addrx3:
 	case DW_FORM_addrx4: {
-		bool ok;
-		uint32_t v24 = 0;
-
-		if (form == DW_FORM_addrx || form == DW_FORM_GNU_addr_index)
-			ok = rd_uleb(&p, end, &idx);
-		else if (form == DW_FORM_addrx3)
-			ok = rd_u24(&p, end, &v24), idx = v24;
-		else
-			ok = rd_uN(&p, end, form == DW_FORM_addrx1 ? 1 : form == DW_FORM_addrx2 ? 2 : 4, &idx);
-		if (!ok)
+		if (!read_index(form, &p, end, &idx))
 			goto truncated;
 		if (table_entry(cu, DW_SEC_ADDR, cu->addr_base, idx, u->addr_size, &v))
 			return dw_error(cu, start, err,

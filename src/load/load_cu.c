@@ -57,6 +57,7 @@ DEFINE_VEC(param_vec, struct param)
 DEFINE_VEC(u64_vec, uint64_t)
 DEFINE_VEC(enumerator_vec, struct enumerator)
 DEFINE_VEC(dim_vec, struct array_dim)
+DEFINE_VEC(param_ptr_vec, struct param *)
 
 enum scope_kind {
 	SCOPE_UNIT,
@@ -102,10 +103,7 @@ struct loader {
 	struct dim_vec dims;
 	struct type_vec nested;		/* scratch: types defined in open composites */
 	/* All parameters of functions, for resolving abstract origins. */
-	struct param_vec_ptr {
-		struct param **data;
-		size_t len, cap;
-	} all_params;
+	struct param_ptr_vec all_params;
 	struct u64_vec all_param_origin;
 
 	const struct abbrev_plan **plans;	/* by dw_abbrev.index, built lazily */
@@ -127,7 +125,7 @@ static void loader_free_scratch(struct loader *l)
 	enumerator_vec_free(&l->enumerators);
 	dim_vec_free(&l->dims);
 	type_vec_free(&l->nested);
-	free(l->all_params.data);
+	param_ptr_vec_free(&l->all_params);
 	u64_vec_free(&l->all_param_origin);
 	free(l->plans);
 }
@@ -592,110 +590,94 @@ static int handle_member(struct loader *l, struct scope *s, const struct dw_die 
 	return 0;
 }
 
+/* Move the N scratch entries at SRC into a new arena array: *DST is NULL
+ * when N is 0. Returns -1 when out of memory. */
+static int take_scratch(struct arena *a, const void *src, size_t n, size_t size, void **dst)
+{
+	*dst = NULL;
+	if (!n)
+		return 0;
+	*dst = arena_alloc(a, n * size);
+	if (!*dst)
+		return -1;
+	memcpy(*dst, src, n * size);
+	return 0;
+}
+
 static int close_scope(struct loader *l)
 {
 	struct scope *s = &l->scopes[l->top--];
 	struct arena *a = &l->cu->arena;
+	void *arr;
+	size_t n;
 
 	switch (s->kind) {
 	case SCOPE_COMPOSITE: {
-		size_t n = l->members.len - s->first;
-		struct member *arr = NULL;
+		struct member *members;
 
-		if (n) {
-			arr = arena_alloc(a, n * sizeof(*arr));
-			if (!arr)
-				return oom(l);
-			memcpy(arr, l->members.data + s->first, n * sizeof(*arr));
-			for (size_t i = 0; i < n; i++) {
-				uint64_t off = l->member_type_offs.data[s->first + i];
-				if (off != UINT64_MAX && add_fixup(l, &arr[i].type, off))
-					return -1;
-			}
+		n = l->members.len - s->first;
+		if (take_scratch(a, l->members.data + s->first, n, sizeof(*members), &arr))
+			return oom(l);
+		members = arr;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t off = l->member_type_offs.data[s->first + i];
+			if (off != UINT64_MAX && add_fixup(l, &members[i].type, off))
+				return -1;
 		}
-		s->type->composite.members = arr;
+		s->type->composite.members = members;
 		s->type->composite.nr_members = (uint32_t)n;
 		l->members.len = s->first;
 		l->member_type_offs.len = s->first;
 		n = l->nested.len - s->first_nested;
-		if (n) {
-			struct type **nested = arena_alloc(a, n * sizeof(*nested));
-			if (!nested)
-				return oom(l);
-			memcpy(nested, l->nested.data + s->first_nested, n * sizeof(*nested));
-			s->type->composite.nested = nested;
-		}
+		if (take_scratch(a, l->nested.data + s->first_nested, n, sizeof(struct type *), &arr))
+			return oom(l);
+		s->type->composite.nested = arr;
 		s->type->composite.nr_nested = (uint32_t)n;
 		l->nested.len = s->first_nested;
 		break;
 	}
-	case SCOPE_ENUM: {
-		size_t n = l->enumerators.len - s->first;
-		struct enumerator *arr = NULL;
-
-		if (n) {
-			arr = arena_alloc(a, n * sizeof(*arr));
-			if (!arr)
-				return oom(l);
-			memcpy(arr, l->enumerators.data + s->first, n * sizeof(*arr));
-		}
+	case SCOPE_ENUM:
+		n = l->enumerators.len - s->first;
+		if (take_scratch(a, l->enumerators.data + s->first, n, sizeof(struct enumerator), &arr))
+			return oom(l);
 		s->type->enumeration.values = arr;
 		s->type->enumeration.nr_values = (uint32_t)n;
 		l->enumerators.len = s->first;
 		break;
-	}
-	case SCOPE_ARRAY: {
-		size_t n = l->dims.len - s->first;
-		struct array_dim *arr = NULL;
-
-		if (n) {
-			arr = arena_alloc(a, n * sizeof(*arr));
-			if (!arr)
-				return oom(l);
-			memcpy(arr, l->dims.data + s->first, n * sizeof(*arr));
-		}
+	case SCOPE_ARRAY:
+		n = l->dims.len - s->first;
+		if (take_scratch(a, l->dims.data + s->first, n, sizeof(struct array_dim), &arr))
+			return oom(l);
 		s->type->array.dims = arr;
 		s->type->array.nr_dims = (uint32_t)n;
 		l->dims.len = s->first;
 		break;
-	}
 	case SCOPE_PROTO:
 	case SCOPE_FUNCTION: {
-		size_t n = l->params.len - s->first;
-		struct param *arr = NULL;
+		struct param *params;
 
-		if (n) {
-			arr = arena_alloc(a, n * sizeof(*arr));
-			if (!arr)
+		n = l->params.len - s->first;
+		if (take_scratch(a, l->params.data + s->first, n, sizeof(*params), &arr))
+			return oom(l);
+		params = arr;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t off = l->param_type_offs.data[s->first + i];
+
+			if (off != UINT64_MAX && add_fixup(l, &params[i].type, off))
+				return -1;
+			/* Function parameters may name an abstract origin:
+			 * resolved once the whole unit is read. */
+			if (s->kind == SCOPE_FUNCTION &&
+			    (param_ptr_vec_push(&l->all_params, &params[i]) ||
+			     u64_vec_push(&l->all_param_origin, l->param_origin_offs.data[s->first + i])))
 				return oom(l);
-			memcpy(arr, l->params.data + s->first, n * sizeof(*arr));
-			for (size_t i = 0; i < n; i++) {
-				uint64_t off = l->param_type_offs.data[s->first + i];
-				if (off != UINT64_MAX && add_fixup(l, &arr[i].type, off))
-					return -1;
-				if (s->kind == SCOPE_FUNCTION) {
-					struct param *p = &arr[i];
-					if (l->all_params.len == l->all_params.cap) {
-						size_t cap = l->all_params.cap ? l->all_params.cap * 2 : 64;
-						struct param **d = realloc(l->all_params.data, cap * sizeof(*d));
-						if (!d)
-							return oom(l);
-						l->all_params.data = d;
-						l->all_params.cap = cap;
-					}
-					l->all_params.data[l->all_params.len++] = p;
-					if (u64_vec_push(&l->all_param_origin,
-							 l->param_origin_offs.data[s->first + i]))
-						return oom(l);
-				}
-			}
 		}
 		if (s->kind == SCOPE_PROTO) {
-			s->type->proto.params = arr;
+			s->type->proto.params = params;
 			s->type->proto.nr_params = (uint32_t)n;
 			s->type->proto.varargs = s->has_varargs;
 		} else {
-			s->func->params = arr;
+			s->func->params = params;
 			s->func->nr_params = (uint32_t)n;
 			s->func->varargs = s->has_varargs;
 		}
