@@ -21,6 +21,8 @@ int pfunct_main(int argc, char **argv);
 int dump_dies_main(int argc, char **argv);
 int demo_main(int argc, char **argv);
 int walk_main(int argc, char **argv);
+int encode_main(int argc, char **argv);
+int btfdiff_main(int argc, char **argv);
 int load_main(int argc, char **argv);
 
 /* An ELF file opened for its DWARF. */

@@ -16,6 +16,8 @@ static const struct command commands[] = {
 	{ "pfunct", pfunct_main, "show functions (pfunct-compatible)" },
 	{ "dump-dies", dump_dies_main, "print every DIE of a file in a canonical form" },
 	{ "demo", demo_main, "build a sample ELF and show what we read from it" },
+	{ "encode", encode_main, "encode a file's DWARF as BTF (raw file or into the ELF)" },
+	{ "btfdiff", btfdiff_main, "compare two BTFs by content, not by type ids" },
 	{ "walk", walk_main, "the floor: decode every DIE, skip attributes (bench)" },
 	{ "load", load_main, "decode every unit into the type model (bench)" },
 };
