@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Kernel scale: our pfunct on the Debian cloud vmlinux and three modules
+# equals pfunct 1.24 (-F dwarf). 1.24 needs ~10 minutes per vmlinux listing,
+# so its outputs are cached beside the corpus (keyed by its version) and
+# made only when missing. Also: identical output for -j1, -j2, -j4, -j8.
+. "$D2B_SRC/tests/lib.sh"
+corpus=$(d2b_corpus) || d2b_skip "no kernel corpus (D2B_CORPUS=1 fetches it)"
+d2b_need_cmd pfunct
+tmp=$(d2b_tmpdir)
+ours=$D2B_BUILD/pfunct
+ver=$(pfunct --version)
+refdir=$corpus/ref
+mkdir -p "$refdir"
+
+# ref FILE OPTS...: print the path of pfunct 1.24's cached output
+ref() {
+	local file=$1
+	shift
+	local tag
+	tag=$(printf '%s' "$*" | tr -c 'A-Za-z0-9_-' '_')
+	local out="$refdir/$(basename "$file").pfunct-$ver-dwarf.$tag.txt"
+	if [ ! -s "$out" ]; then
+		timeout 1800 pfunct -F dwarf "$@" "$file" > "$out.tmp.$$" 2>/dev/null ||
+			{ rm -f "$out.tmp.$$"; d2b_fail "pfunct 1.24 $* $file failed"; }
+		mv "$out.tmp.$$" "$out"
+	fi
+	echo "$out"
+}
+
+fails=0
+check() { # FILE OPTS...
+	local file=$1
+	shift
+	local want
+	want=$(ref "$file" "$@")
+	if ! "$ours" -j2 "$@" "$file" > "$tmp/got" 2> "$tmp/err"; then
+		echo "FAIL: pfunct $* $(basename "$file") exited non-zero: $(head -1 "$tmp/err")" >&2
+		fails=$((fails + 1))
+	elif ! cmp -s "$tmp/got" "$want"; then
+		echo "FAIL: pfunct $* $(basename "$file") differs from 1.24:" >&2
+		diff "$tmp/got" "$want" | head -20 >&2
+		fails=$((fails + 1))
+	fi
+}
+
+check "$corpus/vmlinux"
+check "$corpus/vmlinux" -P
+for m in "$corpus"/modules/*.ko; do
+	for opts in "" "-P" "-s" "--no_parm_names -P"; do
+		# shellcheck disable=SC2086
+		check "$m" $opts
+	done
+done
+
+# The same bytes for any number of threads.
+sums=
+for j in 1 2 4 8; do
+	sums="$sums $("$ours" -j$j -P "$corpus/vmlinux" | md5sum | cut -d' ' -f1)"
+done
+[ "$(echo $sums | tr ' ' '\n' | sort -u | wc -l)" = 1 ] ||
+	{ echo "FAIL: -j1/-j2/-j4/-j8 outputs differ: $sums" >&2; fails=$((fails + 1)); }
+
+[ "$fails" = 0 ] || d2b_fail "$fails pfunct kernel comparisons failed"
+echo "pfunct kernel: vmlinux and $(ls "$corpus"/modules/*.ko | wc -l) modules identical to $ver"
