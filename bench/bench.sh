@@ -70,12 +70,12 @@ for ((i = 0; i < runs; i++)); do
 			measure load1 "$d2b" load -j1 "$vmlinux"
 			measure load2 "$d2b" load -j2 "$vmlinux" ;;
 		pahole)
-			measure ref_pahole1 "$ref_pahole" -j1 "$vmlinux"
+			measure ref_pahole1 "$ref_pahole" -F dwarf -j1 "$vmlinux"
 			measure pahole1 "$d2b" pahole -j1 "$vmlinux"
-			measure ref_pahole2 "$ref_pahole" -j2 "$vmlinux"
+			measure ref_pahole2 "$ref_pahole" -F dwarf -j2 "$vmlinux"
 			measure pahole2 "$d2b" pahole -j2 "$vmlinux" ;;
 		pahole-C)
-			measure ref_pahole_c "$ref_pahole" -C task_struct "$vmlinux"
+			measure ref_pahole_c "$ref_pahole" -F dwarf -C task_struct "$vmlinux"
 			measure pahole_c "$d2b" pahole -C task_struct "$vmlinux" ;;
 		*)
 			echo "bench: unknown workload $w" >&2; exit 2 ;;
