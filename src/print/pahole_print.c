@@ -72,6 +72,8 @@ static size_t class_fprintf(struct pctx *p, const struct type *t,
 			    const struct pconf *conf);
 static size_t union_fprintf(struct pctx *p, const struct type *t,
 			    const struct pconf *conf);
+static size_t tag_fprintf(struct pctx *p, const struct type *t,
+			  const struct pconf *conf);
 
 static size_t enum_fprintf(struct pctx *p, const struct type *t,
 			   const struct pconf *conf)
@@ -270,8 +272,8 @@ static size_t cacheline_boundary(struct pctx *p, const struct pconf *conf,
 			strbuf_addf(p->sb, "/* --- cacheline %u boundary (%u bytes) --- */\n",
 				    cacheline, bytes);
 		else
-			strbuf_addf(p->sb, "/* --- cacheline %u boundary (%u bytes) was %u bytes ago --- */\n",
-				    cacheline, bytes, pos);
+			strbuf_addf(p->sb, "/* --- cacheline %u boundary (%u bytes) was %u byte%s ago --- */\n",
+				    cacheline, bytes, pos, pos > 1 ? "s" : "");
 		put_tabs(p, conf->indent);
 		*conf->cachelinep = cacheline;
 	}
@@ -411,11 +413,26 @@ static size_t class_fprintf(struct pctx *p, const struct type *t,
 		sum_holes += c->pre_hole;
 	}
 
-	for (uint32_t i = 0; i < t->composite.nr_members; i++) {
-		const struct member *m = &t->composite.members[i];
-		const struct layout_member *pos = &c->m[i];
+	for (uint32_t i = 0, nx = 0; ; i++) {
+		const struct member *m;
+		const struct layout_member *pos;
 		size_t size;
 
+		/* pahole walks the struct's child DIEs in order: the types
+		 * defined inside it (clang's anonymous member types, C++
+		 * nested types) are printed where their DIE sits, each
+		 * followed by a blank line */
+		while (nx < t->composite.nr_nested &&
+		       (i == t->composite.nr_members ||
+			t->composite.nested[nx]->die_offset <
+			t->composite.members[i].die_offset)) {
+			tag_fprintf(p, t->composite.nested[nx++], &cconf);
+			strbuf_puts(p->sb, "\n\n");
+		}
+		if (i == t->composite.nr_members)
+			break;
+		m = &t->composite.members[i];
+		pos = &c->m[i];
 		if (m->is_static)
 			continue;
 		nr_members++;
@@ -466,7 +483,8 @@ static size_t class_fprintf(struct pctx *p, const struct type *t,
 			newline = 0;
 		}
 
-		cconf.last_member = i + 1 == t->composite.nr_members;
+		cconf.last_member = i + 1 == t->composite.nr_members &&
+				    nx == t->composite.nr_nested;
 		cconf.first_member = last == NULL;
 		size = pos->byte_size;
 		put_tabs(p, cconf.indent);
@@ -692,6 +710,75 @@ static size_t typedef_fprintf(struct pctx *p, const struct type *t,
 	return p->sb->len - start;
 }
 
+/* The DWARF tag of a type as pahole names it ("const_type"), for the
+ * kinds tag__fprintf has no printer for. */
+static const char *dwarf_tag_name_of(const struct type *t)
+{
+	switch (t->kind) {
+	case TK_BASE:
+		return "base_type";
+	case TK_POINTER:
+		return "pointer_type";
+	case TK_REFERENCE:
+		return "reference_type";
+	case TK_RVALUE_REFERENCE:
+		return "rvalue_reference_type";
+	case TK_PTR_TO_MEMBER:
+		return "ptr_to_member_type";
+	case TK_CONST:
+		return "const_type";
+	case TK_VOLATILE:
+		return "volatile_type";
+	case TK_RESTRICT:
+		return "restrict_type";
+	case TK_ATOMIC:
+		return "atomic_type";
+	case TK_UNSPECIFIED:
+		return "unspecified_type";
+	default:
+		return "(null)";
+	}
+}
+
+/* tag__fprintf: the indent, the type, ';'. */
+static size_t tag_fprintf(struct pctx *p, const struct type *t,
+			  const struct pconf *conf)
+{
+	size_t start = p->sb->len;
+
+	put_tabs(p, conf->indent);
+	switch (t->kind) {
+	case TK_ENUM:
+		enum_fprintf(p, t, conf);
+		break;
+	case TK_TYPEDEF:
+		typedef_fprintf(p, t, conf);
+		break;
+	case TK_STRUCT:
+	case TK_CLASS:
+		class_fprintf(p, t, conf);
+		break;
+	case TK_UNION:
+		union_fprintf(p, t, conf);
+		break;
+	case TK_ARRAY:
+		array_fprintf(p, t, "array", conf);
+		break;
+	case TK_FUNC_PROTO: {
+		struct c_ftype f = c_ftype_of_proto(t);
+
+		c_type_ftype(p->sb, &f, NULL, C_FT_PROTOTYPE, 0);
+		break;
+	}
+	default:
+		strbuf_addf(p->sb, "/* tag__fprintf: %s tag not supported! */",
+			    dwarf_tag_name_of(t));
+		break;
+	}
+	strbuf_putc(p->sb, ';');
+	return p->sb->len - start;
+}
+
 void pahole_print_type(struct strbuf *sb, struct layout_cache *lc,
 		       const struct type *t, const char *prefix,
 		       const char *suffix, const struct pahole_print_opts *o)
@@ -711,30 +798,7 @@ void pahole_print_type(struct strbuf *sb, struct layout_cache *lc,
 		.suppress_aligned = o->suppress_aligned,
 	};
 
-	switch (t->kind) {
-	case TK_ENUM:
-		enum_fprintf(&p, t, &conf);
-		break;
-	case TK_TYPEDEF:
-		typedef_fprintf(&p, t, &conf);
-		break;
-	case TK_STRUCT:
-	case TK_CLASS:
-		class_fprintf(&p, t, &conf);
-		break;
-	case TK_UNION:
-		union_fprintf(&p, t, &conf);
-		break;
-	default: {
-		struct strbuf tn = STRBUF_INIT;
-
-		c_type_name(&tn, t);
-		strbuf_addf(sb, "/* tag__fprintf: %s tag not supported! */", strbuf_str(&tn));
-		strbuf_free(&tn);
-		break;
-	}
-	}
-	strbuf_putc(sb, ';');
+	tag_fprintf(&p, t, &conf);
 }
 
 void pahole_print_size_line(struct strbuf *sb, struct layout_cache *lc,

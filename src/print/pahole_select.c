@@ -175,46 +175,22 @@ static void struct_key(struct strbuf *key, const struct type *t)
 	}
 }
 
-/* Types defined inside a struct or union are not top level. Types
- * defined inside functions cannot be told apart with the current model
- * (see docs/compat.md). */
-static bool *nested_flags(const struct cu_model *cu)
-{
-	bool *nested = calloc(cu->nr_types ? cu->nr_types : 1, sizeof(*nested));
-
-	if (!nested)
-		return NULL;
-	for (uint32_t i = 0; i < cu->nr_types; i++) {
-		const struct type *t = cu->types[i];
-
-		/* the loader may count nested types without listing them */
-		if (!is_composite(t) || !t->composite.nested)
-			continue;
-		for (uint32_t j = 0; j < t->composite.nr_nested; j++) {
-			const struct type *n = t->composite.nested[j];
-
-			if (n && n->id < cu->nr_types && cu->types[n->id] == n)
-				nested[n->id] = true;
-		}
-	}
-	return nested;
-}
-
 static int select_all(struct pahole_select *ps, struct cu_model *cu,
 		      struct layout_cache *lc, struct strbuf *out,
 		      struct d2b_error *err)
 {
 	struct strbuf key = STRBUF_INIT;
-	bool *nested = nested_flags(cu);
 	int ret = 0;
 
-	if (!nested)
-		return d2b_error_oom(err);
 	for (uint32_t i = 0; i < cu->nr_types; i++) {
 		const struct type *t = cu->types[i];
 		int r;
 
-		if (!is_composite(t) || !t->name || nested[i] || t->declaration)
+		/* pahole lists only the types whose DIE is a child of the
+		 * unit (its tag->top_level): not those nested in a struct, a
+		 * function, a lexical block or a C++ namespace */
+		if (!is_composite(t) || !t->name || t->scope != TS_UNIT ||
+		    t->declaration)
 			continue;
 		struct_key(&key, t);
 		if (key.oom) {
@@ -236,7 +212,6 @@ static int select_all(struct pahole_select *ps, struct cu_model *cu,
 		}
 	}
 	strbuf_free(&key);
-	free(nested);
 	return ret;
 }
 

@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# pahole on the kernel corpus: our output must equal Debian's pahole 1.24 run
+# with -F dwarf (1.24 reads .BTF by default when the file has one) byte for
+# byte:
+#   - -C for task_struct, sk_buff, page, inode, file, net_device on vmlinux;
+#   - the whole default listing of vmlinux and of each module;
+#   - the same bytes for -j1, -j2, -j4 and -j8 on vmlinux.
+# Skipped (77) without the corpus (see bench/fetch-corpus.sh, or D2B_CORPUS=1).
+#
+# pahole's outputs are cached beside the corpus, keyed by the oracle's
+# version: $corpus/ref/NAME.pahole-VERSION-dwarf[.OPTS].txt. Each is written
+# to a temporary name and renamed, so an interrupted run leaves none behind.
+. "$D2B_SRC/tests/lib.sh"
+d2b_need_cmd pahole
+corpus=$(d2b_corpus) || d2b_skip "no kernel corpus (run bench/fetch-corpus.sh)"
+ORACLE=$(command -v pahole)
+OURS="$D2B_BUILD/pahole"
+[ -x "$OURS" ] || d2b_fail "no $OURS"
+ver=$("$ORACLE" --version 2>/dev/null)
+[ "$ver" = v1.24 ] || d2b_skip "oracle is not pahole v1.24"
+vmlinux=$corpus/vmlinux
+[ -s "$vmlinux" ] || d2b_skip "no $vmlinux"
+
+tmp=$(d2b_tmpdir)
+refdir=$corpus/ref
+mkdir -p "$refdir" || d2b_fail "cannot create $refdir"
+fails=0 checked=0
+
+# ref FILE [OPTS...]: print the path of pahole's cached output for FILE with
+# OPTS, running pahole if the cache lacks it.
+ref() {
+	local f=$1; shift
+	local key; key=$(basename "$f").pahole-$ver-dwarf
+	[ $# -gt 0 ] && key="$key.$(printf "%s" "$*" | tr -c 'A-Za-z0-9_,=-' '_')"
+	local out=$refdir/$key.txt
+	if [ ! -f "$out" ]; then
+		"$ORACLE" -F dwarf "$@" "$f" >"$out.tmp.$$" 2>/dev/null ||
+			{ rm -f "$out.tmp.$$"; d2b_fail "pahole $* $f failed"; }
+		mv -f "$out.tmp.$$" "$out"
+	fi
+	echo "$out"
+}
+
+# compare FILE [OPTS...]: ours with OPTS and $JOBS (not given to pahole,
+# whose output order changes with -j) against pahole's.
+compare() {
+	local f=$1; shift
+	local r; r=$(ref "$f" "$@") || exit 1
+	checked=$((checked + 1))
+	if ! "$OURS" ${JOBS:-} "$@" "$f" >"$tmp/our.out" 2>"$tmp/our.err"; then
+		echo "FAIL: $(basename "$f") [$*]: exit status"
+		head -3 "$tmp/our.err"
+		fails=$((fails + 1))
+		return
+	fi
+	if ! cmp -s "$r" "$tmp/our.out"; then
+		echo "FAIL: $(basename "$f") [$*]: $(diff "$r" "$tmp/our.out" | grep -c '^[<>]') lines differ"
+		diff -u "$r" "$tmp/our.out" | head -30
+		fails=$((fails + 1))
+	fi
+}
+
+for c in task_struct sk_buff page inode file net_device; do
+	compare "$vmlinux" -C "$c"
+done
+
+JOBS=-j2 compare "$vmlinux"
+sums=$(md5sum <"$tmp/our.out" | cut -d' ' -f1)
+for m in "$corpus"/modules/*.ko; do
+	[ -f "$m" ] && compare "$m"
+done
+
+# Output bytes must not depend on the number of threads.
+for j in 1 4 8; do
+	s=$("$OURS" -j$j "$vmlinux" 2>/dev/null | md5sum | cut -d' ' -f1)
+	sums="$sums $s"
+done
+checked=$((checked + 1))
+[ "$(echo $sums | tr ' ' '\n' | sort -u | wc -l)" = 1 ] ||
+	{ echo "FAIL: -j1/-j2/-j4/-j8 outputs differ:$sums"; fails=$((fails + 1)); }
+
+echo "$checked comparisons, $fails failures"
+[ $fails -eq 0 ]
