@@ -1,11 +1,217 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Placeholder until the encode command lands. */
+/*
+ * dwarf2btf encode [-j[N]] [--verbose] [--stats] [feature options]
+ *                  [--btf_base=FILE] (--btf_encode_detached=OUT | -J) FILE
+ *
+ * Encodes FILE's DWARF as BTF: a raw BTF file (--btf_encode_detached) or
+ * the .BTF section of FILE itself (-J). Feature options are pahole's
+ * (--btf_features=LIST, --btf_gen_floats, --skip_encoding_btf_*, ...), see
+ * btf/btf_features.h.
+ */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
+#include <bpf/btf.h>
+
+#include "btf/btf_encode.h"
+#include "btf/btf_features.h"
+#include "btf/btf_write.h"
 #include "cli/cli.h"
+
+static const char prog[] = "dwarf2btf encode";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: dwarf2btf encode [-j[N]] [--verbose] [--stats] [feature options]\n"
+		"                        [--btf_base=FILE] (--btf_encode_detached=OUT | -J) FILE\n"
+		"feature options: --btf_features=LIST --btf_features_strict=LIST\n"
+		"                 --supported_btf_features --btf_gen_floats --btf_gen_optimized\n"
+		"                 --btf_gen_all --btf_encode_force --lang_exclude=LANG,...\n"
+		"                 --skip_encoding_btf_{vars,decl_tag,type_tag,enum64,inconsistent_proto}\n");
+}
+
+static void print_line(void *ctx, const char *line)
+{
+	fprintf(ctx, "%s\n", line);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+struct encode_args {
+	struct btf_encode_options opts;
+	const char *detached, *base, *file;
+	bool in_elf, stats;
+};
+
+/* Returns 0 to go on, 1/2 as an exit status (after --help etc.: -1 for 0). */
+static int parse_args(int argc, char **argv, struct encode_args *a, struct d2b_error *err)
+{
+	btf_features_init(&a->opts.features);
+	a->opts.threads = 1;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+
+		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+			usage(stdout);
+			return -1;
+		}
+		if (!strncmp(arg, "-j", 2) || !strncmp(arg, "--jobs", 6)) {
+			const char *v = arg[1] == 'j' ? arg + 2 : arg + 6;
+
+			if (*v == '=')
+				v++;
+			a->opts.threads = cli_parse_jobs(v);
+			if (!a->opts.threads) {
+				d2b_error_set(err, "bad job count '%s'", arg);
+				return 2;
+			}
+			continue;
+		}
+		if (!strcmp(arg, "-J")) {
+			a->in_elf = true;
+			continue;
+		}
+		if (!strcmp(arg, "-V") || !strcmp(arg, "--verbose")) {
+			a->opts.verbose = true;
+			continue;
+		}
+		if (!strcmp(arg, "--stats")) {
+			a->stats = true;
+			continue;
+		}
+		if (!strcmp(arg, "--supported_btf_features")) {
+			fputs(btf_features_supported_list(), stdout);
+			return -1;
+		}
+		if (!strncmp(arg, "--", 2) && arg[2]) {
+			char name[64];
+			const char *eq = strchr(arg, '=');
+			size_t len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+			const char *val = eq ? eq + 1 : NULL;
+			int rc;
+
+			if (len >= sizeof(name)) {
+				d2b_error_set(err, "unknown option '%s'", arg);
+				return 2;
+			}
+			memcpy(name, arg + 2, len);
+			name[len] = '\0';
+			if (!val && (btf_features_option_has_arg(name) || !strcmp(name, "btf_base") ||
+				     !strcmp(name, "btf_encode_detached")) && i + 1 < argc)
+				val = argv[++i];
+			if (!strcmp(name, "btf_base") || !strcmp(name, "btf_encode_detached")) {
+				if (!val || !*val) {
+					d2b_error_set(err, "option '--%s' requires an argument", name);
+					return 2;
+				}
+				if (name[4] == 'b')
+					a->base = val;
+				else
+					a->detached = val;
+				continue;
+			}
+			rc = btf_features_option(&a->opts.features, name, val, err);
+			if (rc < 0)
+				return 2;
+			if (rc == 0) {
+				d2b_error_set(err, "unknown option '%s'", arg);
+				return 2;
+			}
+			continue;
+		}
+		if (arg[0] == '-' && arg[1]) {
+			d2b_error_set(err, "unknown option '%s'", arg);
+			return 2;
+		}
+		if (a->file) {
+			d2b_error_set(err, "only one input file, got '%s' and '%s'", a->file, arg);
+			return 2;
+		}
+		a->file = arg;
+	}
+	if (!a->file) {
+		d2b_error_set(err, "no input file");
+		return 2;
+	}
+	if (!a->detached && !a->in_elf) {
+		d2b_error_set(err, "say where the BTF goes: --btf_encode_detached=OUT or -J");
+		return 2;
+	}
+	return 0;
+}
 
 int encode_main(int argc, char **argv)
 {
-	fprintf(stderr, "dwarf2btf encode: not implemented yet\n");
-	return 1;
+	struct encode_args a = { 0 };
+	struct d2b_error err = { 0 };
+	struct btf_encode_stats st;
+	struct cli_dwarf_input in;
+	struct btf *base = NULL, *btf = NULL;
+	const void *raw;
+	uint32_t raw_size;
+	double t0, write_s = 0;
+	int rc = parse_args(argc, argv, &a, &err);
+
+	if (rc == -1)
+		return 0;
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		usage(stderr);
+		return rc;
+	}
+	a.opts.log = print_line;
+	a.opts.log_ctx = stdout;
+	if (a.base) {
+		base = btf__parse(a.base, NULL);
+		if (!base) {
+			d2b_error_set(&err, "%s: cannot read base BTF", a.base);
+			return cli_fail(prog, &err);
+		}
+	}
+	if (cli_dwarf_open(&in, a.file, &err)) {
+		btf__free(base);
+		return cli_fail(prog, &err);
+	}
+	btf = btf_encode_file(in.elf, &in.dwarf, &a.opts, base, &st, &err);
+	/* close the input before writing: -J replaces the file */
+	cli_dwarf_close(&in);
+	if (!btf) {
+		btf__free(base);
+		return cli_fail(prog, &err);
+	}
+	raw = btf__raw_data(btf, &raw_size);
+	t0 = now_s();
+	if (!raw)
+		rc = d2b_error_set(&err, "cannot serialise the BTF");
+	else if (a.detached)
+		rc = btf_write_raw(a.detached, raw, raw_size, &err);
+	if (!rc && a.in_elf && raw)
+		rc = btf_write_elf_section(a.file, raw, raw_size, &err);
+	write_s = now_s() - t0;
+	fflush(stdout);
+	if (a.stats) {
+		fprintf(stderr,
+			"stats: threads %u (started %u), units %zu (excluded %zu), fragments alive max %zu\n"
+			"stats: decode+encode %.3fs wall, %.3fs worker CPU\n"
+			"stats: merge %.3fs, functions %.3fs (%zu encoded, %zu skipped), datasec %.3fs (%zu vars)\n"
+			"stats: dedup %.3fs (%zu -> %zu types), write %.3fs (%u bytes)\n",
+			a.opts.threads, st.threads_started, st.cus, st.cus_excluded, st.max_alive,
+			st.parallel_s, st.worker_s, st.merge_s, st.funcs_s, st.funcs_encoded,
+			st.funcs_skipped, st.datasec_s, st.vars, st.dedup_s, st.types_before_dedup,
+			st.types, write_s, raw_size);
+	}
+	btf__free(btf);
+	btf__free(base);
+	if (rc)
+		return cli_fail(prog, &err);
+	return 0;
 }

@@ -1,0 +1,1059 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The BTF encoder: one CU's model into a fragment (in a worker), fragments
+ * merged in CU order, then functions, DATASECs and dedup. See btf_encode.h.
+ */
+#include "btf/btf_encode.h"
+
+#include <ctype.h>
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <bpf/btf.h>
+
+#include "dwarf/dw_const.h"
+#include "load/load.h"
+#include "pipeline/pool.h"
+
+#define PERCPU_SECTION ".data..percpu"
+#define KSYM_NAME_LEN 128
+
+static double now_s(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void vlog(const struct btf_encode_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void vlog(const struct btf_encode_ctx *ctx, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	if (!ctx->verbose || !ctx->log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	ctx->log(ctx->log_ctx, line);
+}
+
+/* ---- context ---- */
+
+int btf_encode_ctx_init(struct btf_encode_ctx *ctx, struct elf_file *ef,
+			const struct btf_encode_options *opts, struct d2b_error *err)
+{
+	const struct btf_features *f = &opts->features;
+	size_t n = elf_file_section_count(ef);
+
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->features = f;
+	ctx->elf = ef;
+	ctx->verbose = opts->verbose;
+	ctx->log = opts->log;
+	ctx->log_ctx = opts->log_ctx;
+	btf_cc_for_machine(elf_file_machine(ef), &ctx->cc);
+	ctx->nr_syms = elf_file_symbols(ef, &ctx->syms, err);
+	if (ctx->nr_syms < 0) {
+		/* no symbol table: no functions, no variable checks */
+		if (err)
+			d2b_error_clear(err);
+		ctx->nr_syms = 0;
+		ctx->syms = NULL;
+	} else if (btf_elf_funcs_init(&ctx->funcs, ef, f->decl_tag_kfuncs && f->decl_tag, err)) {
+		return -1;
+	}
+	ctx->sections = calloc(n ? n : 1, sizeof(*ctx->sections));
+	if (!ctx->sections) {
+		btf_encode_ctx_deinit(ctx);
+		return d2b_error_oom(err);
+	}
+	ctx->nr_sections = n;
+	for (size_t i = 0; i < n; i++) {
+		const struct elf_section *s = elf_file_section_at(ef, i);
+		struct btf_enc_section *e = &ctx->sections[i];
+
+		if (!s)
+			continue;
+		e->name = s->name;
+		e->addr = s->addr;
+		e->size = s->file_size;
+		e->type = s->type;
+		if (f->global_var)
+			e->include = true;
+		if (f->var && !strcmp(s->name, PERCPU_SECTION))
+			e->include = true;
+	}
+	return 0;
+}
+
+void btf_encode_ctx_deinit(struct btf_encode_ctx *ctx)
+{
+	btf_elf_funcs_deinit(&ctx->funcs);
+	free(ctx->sections);
+	ctx->sections = NULL;
+	ctx->nr_sections = 0;
+}
+
+/* ---- per-CU encoding ---- */
+
+struct cu_enc {
+	const struct btf_encode_ctx *ctx;
+	const struct btf_features *f;
+	const struct cu_model *cu;
+	struct btf_fragment *frag;
+	struct btf *btf;
+	uint32_t *ids;		/* model index -> local id; 0: not a type of its own */
+	uint32_t *extra;	/* model index -> first extra id (tags, inner arrays) */
+	uint32_t index_id;	/* "int" for array indexes */
+	bool add_index;		/* index_id is ours to add at the end */
+	uint32_t next;		/* next local id */
+	struct d2b_error *err;
+};
+
+static bool is_type_tag(const struct annotation *a)
+{
+	return a->name && !strcmp(a->name, "btf_type_tag") && a->value;
+}
+
+static bool is_decl_tag(const struct annotation *a)
+{
+	return a->name && !strcmp(a->name, "btf_decl_tag") && a->value;
+}
+
+static uint32_t nr_type_tags(const struct cu_enc *e, const struct type *t)
+{
+	uint32_t n = 0;
+
+	if (!e->f->type_tag)
+		return 0;
+	for (const struct annotation *a = t->tags; a; a = a->next)
+		n += is_type_tag(a);
+	return n;
+}
+
+static bool is_pointer_kind(uint8_t k)
+{
+	return k == TK_POINTER || k == TK_REFERENCE || k == TK_RVALUE_REFERENCE ||
+	       k == TK_PTR_TO_MEMBER;
+}
+
+/* Does the model type get a BTF type of its own? */
+static bool encodable(const struct type *t)
+{
+	switch (t->kind) {
+	case TK_ATOMIC:
+	case TK_UNSPECIFIED:
+	case TK_UNRESOLVED:
+		return false;
+	default:
+		return t->kind < TK_NR;
+	}
+}
+
+/* The local id standing for T (0: void). */
+static uint32_t ref(const struct cu_enc *e, const struct type *t)
+{
+	for (int depth = 0; t && depth < 64; depth++) {
+		if (t->id >= e->cu->nr_types || e->cu->types[t->id] != t)
+			return 0;
+		if (t->kind == TK_ATOMIC) {
+			t = t->type;
+			continue;
+		}
+		return e->ids[t->id];
+	}
+	return 0;
+}
+
+static int lib_err(struct cu_enc *e, const struct type *t, const char *what, int rc)
+{
+	return d2b_error_set(e->err, "%s: CU '%s': DIE 0x%llx: cannot add %s '%s' to BTF (libbpf error %d)",
+			     elf_file_path(e->ctx->elf), e->cu->name ? e->cu->name : "?",
+			     t ? (unsigned long long)t->die_offset : 0ull, what,
+			     t && t->name ? t->name : "(anon)", rc);
+}
+
+static int expect_id(struct cu_enc *e, const struct type *t, const char *what,
+		     int id, uint32_t want)
+{
+	if (id < 0)
+		return lib_err(e, t, what, id);
+	if ((uint32_t)id != want)
+		return d2b_error_set(e->err, "%s: CU '%s': BTF id drift at DIE 0x%llx (%u != %u)",
+				     elf_file_path(e->ctx->elf), e->cu->name ? e->cu->name : "?",
+				     t ? (unsigned long long)t->die_offset : 0ull, (unsigned)id, want);
+	return 0;
+}
+
+static int add_base(struct cu_enc *e, const struct type *t)
+{
+	const char *name = t->name ? t->name : "";
+	uint64_t bits = t->base.bit_size ? t->base.bit_size : t->size * 8;
+	uint64_t bytes = (bits + 7) / 8;
+	int enc = 0;
+
+	switch (t->base.encoding) {
+	case DW_ATE_float:
+		if (e->f->gen_float && bytes)
+			return btf__add_float(e->btf, name, (size_t)bytes);
+		break;
+	case DW_ATE_signed:
+	case DW_ATE_signed_char:
+		enc = BTF_INT_SIGNED;
+		break;
+	case DW_ATE_boolean:
+		enc = BTF_INT_BOOL;
+		break;
+	default:
+		break;
+	}
+	/* DWARF 5 may carry DW_ATE_unsigned_24 and the like: BTF wants a
+	 * power-of-two size up to 16 bytes. */
+	if (!bytes || (bytes & (bytes - 1)) || bytes > 16) {
+		name = "__SANITIZED_FAKE_INT__";
+		bytes = 4;
+	}
+	if (!*name)
+		name = "__ANON_INT__";
+	return btf__add_int(e->btf, name, (size_t)bytes, enc);
+}
+
+static uint32_t array_count(const struct array_dim *d)
+{
+	if (d->flexible)
+		return 0;
+	return d->count > UINT32_MAX ? UINT32_MAX : (uint32_t)d->count;
+}
+
+static int add_enum(struct cu_enc *e, const struct type *t)
+{
+	const char *name = t->name ? t->name : "";
+	uint64_t size = t->size ? t->size : 4;
+	bool e64 = size > 4 && e->f->enum64;
+	int id;
+
+	if (t->declaration && !t->enumeration.nr_values && *name)
+		return btf__add_fwd(e->btf, name, BTF_FWD_ENUM);
+	if (e64)
+		id = btf__add_enum64(e->btf, name, (uint32_t)size, t->enumeration.is_signed);
+	else
+		id = btf__add_enum(e->btf, name, (uint32_t)(size > 8 ? 8 : size));
+	if (id < 0)
+		return id;
+	for (uint32_t i = 0; i < t->enumeration.nr_values; i++) {
+		const struct enumerator *v = &t->enumeration.values[i];
+		const char *vn = v->name ? v->name : "";
+		int rc;
+
+		if (e64)
+			rc = btf__add_enum64_value(e->btf, vn, (uint64_t)v->value);
+		else if (!e->f->enum64 || !t->enumeration.is_signed)
+			rc = btf__add_enum_value(e->btf, vn, (int64_t)(uint32_t)v->value);
+		else
+			rc = btf__add_enum_value(e->btf, vn, (int64_t)(int32_t)v->value);
+		if (rc < 0)
+			return rc;
+	}
+	return id;
+}
+
+static int add_composite(struct cu_enc *e, const struct type *t)
+{
+	const char *name = t->name ? t->name : "";
+	bool is_union = t->kind == TK_UNION;
+	int id;
+
+	if (t->declaration && *name)
+		return btf__add_fwd(e->btf, name, is_union ? BTF_FWD_UNION : BTF_FWD_STRUCT);
+	id = is_union ? btf__add_union(e->btf, name, (uint32_t)t->size)
+		      : btf__add_struct(e->btf, name, (uint32_t)t->size);
+	if (id < 0)
+		return id;
+	for (uint32_t i = 0; i < t->composite.nr_members; i++) {
+		const struct member *m = &t->composite.members[i];
+		int rc;
+
+		if (m->is_static)
+			continue;
+		rc = btf__add_field(e->btf, m->name ? m->name : "", ref(e, m->type),
+				    (uint32_t)m->bit_offset, m->bit_size);
+		if (rc < 0)
+			return rc;
+	}
+	return id;
+}
+
+static int add_proto(struct cu_enc *e, const struct type *t)
+{
+	int id = btf__add_func_proto(e->btf, ref(e, t->type));
+
+	if (id < 0)
+		return id;
+	for (uint32_t i = 0; i < t->proto.nr_params; i++) {
+		const struct param *p = &t->proto.params[i];
+		int rc = btf__add_func_param(e->btf, p->name ? p->name : "", ref(e, p->type));
+
+		if (rc < 0)
+			return rc;
+	}
+	if (t->proto.varargs) {
+		int rc = btf__add_func_param(e->btf, "", 0);
+
+		if (rc < 0)
+			return rc;
+	}
+	return id;
+}
+
+/* The id a pointer points at: its last type tag, else the pointee. */
+static uint32_t pointer_target(const struct cu_enc *e, const struct type *t)
+{
+	uint32_t n = nr_type_tags(e, t);
+
+	return n ? e->extra[t->id] + n - 1 : ref(e, t->type);
+}
+
+static int add_main(struct cu_enc *e, const struct type *t)
+{
+	switch (t->kind) {
+	case TK_BASE:
+		return add_base(e, t);
+	case TK_POINTER:
+	case TK_REFERENCE:
+	case TK_RVALUE_REFERENCE:
+	case TK_PTR_TO_MEMBER:
+		return btf__add_ptr(e->btf, pointer_target(e, t));
+	case TK_CONST:
+		return btf__add_const(e->btf, ref(e, t->type));
+	case TK_VOLATILE:
+		return btf__add_volatile(e->btf, ref(e, t->type));
+	case TK_RESTRICT:
+		return btf__add_restrict(e->btf, ref(e, t->type));
+	case TK_TYPEDEF:
+		return btf__add_typedef(e->btf, t->name ? t->name : "__ANON_TYPEDEF__",
+					ref(e, t->type));
+	case TK_STRUCT:
+	case TK_UNION:
+	case TK_CLASS:
+		return add_composite(e, t);
+	case TK_ENUM:
+		return add_enum(e, t);
+	case TK_ARRAY: {
+		uint32_t elem = t->array.nr_dims > 1 ? e->extra[t->id] : ref(e, t->type);
+		uint32_t count = t->array.nr_dims ? array_count(&t->array.dims[0]) : 0;
+
+		return btf__add_array(e->btf, e->index_id, elem, count);
+	}
+	case TK_FUNC_PROTO:
+		return add_proto(e, t);
+	default:
+		return -EINVAL;
+	}
+}
+
+static int add_extras(struct cu_enc *e, const struct type *t)
+{
+	uint32_t first = e->extra[t->id];
+
+	if (is_pointer_kind(t->kind)) {
+		uint32_t k = 0, n = nr_type_tags(e, t);
+
+		for (const struct annotation *a = t->tags; a && k < n; a = a->next) {
+			uint32_t target = k ? first + k - 1 : ref(e, t->type);
+
+			if (!is_type_tag(a))
+				continue;
+			if (expect_id(e, t, "TYPE_TAG", btf__add_type_tag(e->btf, a->value, target),
+				      first + k))
+				return -1;
+			k++;
+		}
+	} else if (t->kind == TK_ARRAY) {
+		uint32_t nd = t->array.nr_dims;
+
+		for (uint32_t k = 1; k < nd; k++) {
+			uint32_t elem = k + 1 < nd ? first + k : ref(e, t->type);
+			int id = btf__add_array(e->btf, e->index_id, elem,
+						array_count(&t->array.dims[k]));
+
+			if (expect_id(e, t, "ARRAY", id, first + k - 1))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int add_decl_tags(struct cu_enc *e, struct annotation *tags, uint32_t id,
+			 int component)
+{
+	for (const struct annotation *a = tags; a; a = a->next) {
+		int rc;
+
+		if (!is_decl_tag(a))
+			continue;
+		rc = btf__add_decl_tag(e->btf, a->value, id, component);
+		if (rc < 0)
+			return d2b_error_set(e->err, "%s: CU '%s': cannot add decl tag '%s' (libbpf error %d)",
+					     elf_file_path(e->ctx->elf), e->cu->name ? e->cu->name : "?",
+					     a->value, rc);
+	}
+	return 0;
+}
+
+static int encode_types(struct cu_enc *e)
+{
+	const struct cu_model *cu = e->cu;
+	bool need_index = false;
+
+	/* ids: every encodable type, in model order; then the extras */
+	e->next = 1;
+	for (uint32_t i = 0; i < cu->nr_types; i++) {
+		const struct type *t = cu->types[i];
+
+		if (encodable(t))
+			e->ids[i] = e->next++;
+		if (t->kind == TK_ARRAY)
+			need_index = true;
+		if (!e->index_id && t->kind == TK_BASE && t->name && !strcmp(t->name, "int"))
+			e->index_id = e->ids[i];
+	}
+	for (uint32_t i = 0; i < cu->nr_types; i++) {
+		const struct type *t = cu->types[i];
+		uint32_t n = 0;
+
+		if (is_pointer_kind(t->kind))
+			n = nr_type_tags(e, t);
+		else if (t->kind == TK_ARRAY && t->array.nr_dims > 1)
+			n = t->array.nr_dims - 1;
+		if (n) {
+			e->extra[i] = e->next;
+			e->next += n;
+		}
+	}
+	if (need_index && !e->index_id) {
+		e->index_id = e->next++;
+		e->add_index = true;
+	}
+
+	for (uint32_t i = 0; i < cu->nr_types; i++) {
+		const struct type *t = cu->types[i];
+
+		if (e->ids[i] && expect_id(e, t, "type", add_main(e, t), e->ids[i]))
+			return -1;
+	}
+	for (uint32_t i = 0; i < cu->nr_types; i++)
+		if (e->extra[i] && add_extras(e, cu->types[i]))
+			return -1;
+	if (e->add_index &&
+	    expect_id(e, NULL, "INT", btf__add_int(e->btf, "int", 4, BTF_INT_SIGNED), e->index_id))
+		return -1;
+
+	if (!e->f->decl_tag)
+		return 0;
+	for (uint32_t i = 0; i < cu->nr_types; i++) {
+		const struct type *t = cu->types[i];
+		uint32_t idx = 0;
+
+		if (!e->ids[i])
+			continue;
+		if (t->kind == TK_TYPEDEF && add_decl_tags(e, t->tags, e->ids[i], -1))
+			return -1;
+		if (t->kind != TK_STRUCT && t->kind != TK_UNION && t->kind != TK_CLASS)
+			continue;
+		if (add_decl_tags(e, t->tags, e->ids[i], -1))
+			return -1;
+		if (t->declaration)
+			continue;
+		for (uint32_t m = 0; m < t->composite.nr_members; m++) {
+			const struct member *mb = &t->composite.members[m];
+
+			if (mb->is_static)
+				continue;
+			if (add_decl_tags(e, mb->tags, e->ids[i], (int)idx))
+				return -1;
+			idx++;
+		}
+	}
+	return 0;
+}
+
+static uint32_t count_decl_tags(const struct annotation *a)
+{
+	uint32_t n = 0;
+
+	for (; a; a = a->next)
+		n += is_decl_tag(a);
+	return n;
+}
+
+static int frag_str(struct cu_enc *e, const char *s, uint32_t *off)
+{
+	int r;
+
+	if (!s || !*s) {
+		*off = 0;
+		return 0;
+	}
+	r = btf__add_str(e->btf, s);
+	if (r < 0)
+		return d2b_error_set(e->err, "cannot add string to BTF (libbpf error %d)", r);
+	*off = (uint32_t)r;
+	return 0;
+}
+
+static int fill_annots(struct cu_enc *e, struct btf_func_annot *a,
+		       const struct annotation *tags, int component, uint32_t *k)
+{
+	for (; tags; tags = tags->next) {
+		if (!is_decl_tag(tags))
+			continue;
+		a[*k].component = component;
+		if (frag_str(e, tags->value, &a[*k].value_off))
+			return -1;
+		(*k)++;
+	}
+	return 0;
+}
+
+static int save_function(struct cu_enc *e, const struct function *fn, long elf_idx)
+{
+	struct btf_func_set *s = &e->frag->funcs;
+	uint32_t nr_params = fn->nr_params + (fn->varargs ? 1 : 0), nr_annots = 0, k = 0;
+	struct btf_func_cand *c;
+
+	if (e->f->decl_tag) {
+		nr_annots = count_decl_tags(fn->tags);
+		for (uint32_t i = 0; i < fn->nr_params; i++) {
+			const struct param *p = &fn->params[i];
+
+			nr_annots += count_decl_tags(p->tags ? p->tags : (p->origin ? p->origin->tags : NULL));
+		}
+	}
+	c = btf_func_set_add(s, nr_params, nr_annots);
+	if (!c)
+		return d2b_error_oom(e->err);
+	c->elf_idx = (uint32_t)elf_idx;
+	c->ret = ref(e, fn->ret);
+	c->flags = (uint8_t)btf_func_check(e->cu, fn, &e->ctx->cc);
+	for (uint32_t i = 0; i < fn->nr_params; i++) {
+		const struct param *p = &fn->params[i];
+		struct btf_func_param *bp = &s->params[c->first_param + i];
+
+		bp->type = ref(e, btf_param_type(p));
+		if (frag_str(e, btf_param_name(p), &bp->name_off))
+			return -1;
+	}
+	if (!nr_annots)
+		return 0;
+	if (fill_annots(e, &s->annots[c->first_annot], fn->tags, -1, &k))
+		return -1;
+	for (uint32_t i = 0; i < fn->nr_params; i++) {
+		const struct param *p = &fn->params[i];
+
+		if (fill_annots(e, &s->annots[c->first_annot], p->tags ? p->tags :
+				(p->origin ? p->origin->tags : NULL), (int)i, &k))
+			return -1;
+	}
+	return 0;
+}
+
+static int collect_functions(struct cu_enc *e)
+{
+	const struct cu_model *cu = e->cu;
+
+	if (!e->ctx->funcs.nr)
+		return 0;	/* upstream: no ELF functions, no FUNCs */
+	for (uint32_t i = 0; i < cu->nr_functions; i++) {
+		const struct function *fn = &cu->functions[i];
+		bool named = true;
+		long idx;
+
+		if (fn->declaration || fn->is_inlined_instance || !fn->name ||
+		    (fn->scope != TS_UNIT && fn->scope != TS_NAMESPACE))
+			continue;
+		for (uint32_t k = 0; k < fn->nr_params && named; k++)
+			named = btf_param_name(&fn->params[k]) != NULL;
+		if (!named)
+			continue;
+		idx = btf_elf_funcs_find(&e->ctx->funcs, fn->name);
+		if (idx < 0)
+			continue;
+		if (save_function(e, fn, idx))
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- variables ---- */
+
+static bool name_char_ok(char c, bool first)
+{
+	if (c == '_' || c == '.')
+		return true;
+	return first ? isalpha((unsigned char)c) : isalnum((unsigned char)c);
+}
+
+static bool btf_name_valid(const char *p)
+{
+	const char *limit = p + KSYM_NAME_LEN;
+
+	if (!name_char_ok(*p, true))
+		return false;
+	for (p++; *p && p < limit; p++)
+		if (!name_char_ok(*p, false))
+			return false;
+	return !*p;
+}
+
+/* Names with common prefixes and no useful value, as upstream filters. */
+static bool filtered_name(const char *name)
+{
+	static const char *const skip[] = {
+		"__UNIQUE_ID", "__tpstrtab_", "__exitcall_", "__gendwarfksyms_ptr_",
+		"__func_stack_frame_non_standard_",
+	};
+
+	if (*name != '_')
+		return false;
+	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		if (!strncmp(name, skip[i], strlen(skip[i])))
+			return true;
+	return false;
+}
+
+static uint64_t type_size(const struct type *t, unsigned addr_size, int depth)
+{
+	if (!t || depth > 64)
+		return 0;
+	switch (t->kind) {
+	case TK_TYPEDEF:
+	case TK_CONST:
+	case TK_VOLATILE:
+	case TK_RESTRICT:
+	case TK_ATOMIC:
+		return type_size(t->type, addr_size, depth + 1);
+	case TK_POINTER:
+	case TK_REFERENCE:
+	case TK_RVALUE_REFERENCE:
+		return t->size ? t->size : addr_size;
+	case TK_ARRAY: {
+		uint64_t n = type_size(t->type, addr_size, depth + 1);
+
+		for (uint32_t i = 0; i < t->array.nr_dims; i++)
+			n *= t->array.dims[i].flexible ? 0 : t->array.dims[i].count;
+		return n;
+	}
+	case TK_FUNC_PROTO:
+	case TK_UNSPECIFIED:
+	case TK_UNRESOLVED:
+		return 0;
+	default:
+		return t->size;
+	}
+}
+
+/* The section holding a variable. In a relocatable file (.o, .ko) every
+ * section starts at 0, so the address alone does not say: the variable's
+ * symbol does (pahole 1.24 found per-CPU variables by symbol too). */
+static size_t section_of(const struct btf_encode_ctx *ctx, const char *name, uint64_t addr)
+{
+	if (elf_file_type(ctx->elf) == ET_REL) {
+		for (long i = 0; name && i < ctx->nr_syms; i++) {
+			const struct elf_symbol *s = &ctx->syms[i];
+
+			if (s->type == STT_OBJECT && s->value == addr && s->shndx > 0 &&
+			    s->shndx < ctx->nr_sections && !strcmp(s->name, name))
+				return s->shndx;
+		}
+		return 0;
+	}
+	for (size_t i = 1; i < ctx->nr_sections; i++) {
+		const struct btf_enc_section *s = &ctx->sections[i];
+
+		if (s->type != SHT_PROGBITS && s->type != SHT_NOBITS)
+			continue;
+		if (s->addr <= addr && addr - s->addr < s->size)
+			return i;
+	}
+	return 0;
+}
+
+static bool symbol_in_section(const struct btf_encode_ctx *ctx, const char *name, size_t shndx)
+{
+	for (long i = 0; i < ctx->nr_syms; i++) {
+		const struct elf_symbol *s = &ctx->syms[i];
+
+		if (s->shndx == shndx && s->type == STT_OBJECT && !strcmp(s->name, name))
+			return true;
+	}
+	return false;
+}
+
+static int encode_variables(struct cu_enc *e)
+{
+	const struct btf_encode_ctx *ctx = e->ctx;
+	const struct cu_model *cu = e->cu;
+	size_t cap = 0;
+
+	for (uint32_t i = 0; i < cu->nr_variables; i++) {
+		const struct variable *v = &cu->variables[i];
+		uint64_t addr, size;
+		size_t shndx;
+		uint32_t type;
+		int id;
+
+		if (v->declaration || v->is_static_local || !v->has_addr)
+			continue;
+		shndx = section_of(ctx, v->name, v->addr);
+		if (!shndx || !ctx->sections[shndx].include)
+			continue;
+		addr = v->addr - ctx->sections[shndx].addr;
+		if (!v->name || filtered_name(v->name))
+			continue;
+		if (addr == 0 && !symbol_in_section(ctx, v->name, shndx))
+			continue;
+		if (!btf_name_valid(v->name)) {
+			if (e->f->encode_force) {
+				vlog(ctx, "PAHOLE: Warning: Found invalid variable name when encoding btf, "
+				     "ignored (sym: '%s').", v->name);
+				continue;
+			}
+			return d2b_error_set(e->err, "%s: CU '%s': invalid variable name '%s' "
+					     "(use --btf_features=encode_force to skip it)",
+					     elf_file_path(ctx->elf), cu->name ? cu->name : "?", v->name);
+		}
+		type = ref(e, v->type);
+		if (!type) {
+			if (e->f->encode_force)
+				continue;
+			return d2b_error_set(e->err, "%s: found variable '%s' in CU '%s' that has void type",
+					     elf_file_path(ctx->elf), v->name, cu->name ? cu->name : "?");
+		}
+		size = type_size(v->type, cu->addr_size, 0);
+		if (size == 0 || size > UINT32_MAX) {
+			vlog(ctx, "Ignoring %s-sized variable '%s'...", size == 0 ? "zero" : "over", v->name);
+			continue;
+		}
+		if (addr > UINT32_MAX) {
+			vlog(ctx, "Ignoring variable '%s' - its offset %llu doesn't fit in a u32",
+			     v->name, (unsigned long long)addr);
+			continue;
+		}
+		id = btf__add_var(e->btf, v->name, v->external ? BTF_VAR_GLOBAL_ALLOCATED : BTF_VAR_STATIC,
+				  type);
+		if (id < 0)
+			return d2b_error_set(e->err, "%s: cannot add variable '%s' (libbpf error %d)",
+					     elf_file_path(ctx->elf), v->name, id);
+		if (e->f->decl_tag && add_decl_tags(e, v->tags, (uint32_t)id, -1))
+			return -1;
+		if (e->frag->nr_vars == cap) {
+			size_t ncap = cap ? cap * 2 : 16;
+			void *p = realloc(e->frag->vars, ncap * sizeof(*e->frag->vars));
+
+			if (!p)
+				return d2b_error_oom(e->err);
+			e->frag->vars = p;
+			cap = ncap;
+		}
+		e->frag->vars[e->frag->nr_vars++] = (struct btf_var_sec){
+			.var_id = (uint32_t)id, .shndx = (uint32_t)shndx,
+			.offset = (uint32_t)addr, .size = (uint32_t)size,
+		};
+	}
+	return 0;
+}
+
+void btf_fragment_destroy(struct btf_fragment *frag)
+{
+	if (!frag)
+		return;
+	btf__free(frag->btf);
+	btf_func_set_deinit(&frag->funcs);
+	free(frag->vars);
+	free(frag);
+}
+
+struct btf_fragment *btf_encode_cu(const struct btf_encode_ctx *ctx,
+				   const struct cu_model *cu, struct d2b_error *err)
+{
+	struct btf_fragment *frag = calloc(1, sizeof(*frag));
+	struct cu_enc e = {
+		.ctx = ctx, .f = ctx->features, .cu = cu, .frag = frag, .err = err,
+	};
+	size_t n = cu->nr_types ? cu->nr_types : 1;
+
+	if (!frag) {
+		d2b_error_oom(err);
+		return NULL;
+	}
+	frag->btf = btf__new_empty();
+	e.btf = frag->btf;
+	e.ids = calloc(n, sizeof(*e.ids));
+	e.extra = calloc(n, sizeof(*e.extra));
+	if (!frag->btf || !e.ids || !e.extra) {
+		d2b_error_oom(err);
+		goto fail;
+	}
+	if (encode_types(&e) || collect_functions(&e))
+		goto fail;
+	if ((ctx->features->var || ctx->features->global_var) && encode_variables(&e))
+		goto fail;
+	free(e.ids);
+	free(e.extra);
+	return frag;
+fail:
+	free(e.ids);
+	free(e.extra);
+	btf_fragment_destroy(frag);
+	return NULL;
+}
+
+/* ---- the whole file ---- */
+
+struct file_enc {
+	const struct btf_encode_ctx *ctx;
+	const struct dw_file *df;
+	const struct btf_encode_options *opts;
+	struct load_options load;
+	const size_t *units;
+	struct btf *btf;		/* the global one */
+	struct btf_func_set funcs;
+	struct btf_var_sec *vars;
+	size_t nr_vars, cap_vars;
+	struct btf_encode_stats *stats;
+};
+
+static int produce(void *arg, size_t item, void **result, struct d2b_error *err)
+{
+	struct file_enc *fe = arg;
+	size_t unit = fe->units[item];
+	double t0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+	struct btf_fragment *frag;
+	struct cu_model *cu = load_cu(fe->df, unit, &fe->load, err);
+
+	if (!cu)
+		return d2b_error_at(err, fe->df->path, ".debug_info", fe->df->units[unit].offset,
+				    "cannot load unit %zu", unit);
+	if (btf_features_lang_excluded(&fe->opts->features, cu->language)) {
+		frag = calloc(1, sizeof(*frag));
+		if (frag)
+			frag->excluded = true;
+		else
+			d2b_error_oom(err);
+	} else {
+		frag = btf_encode_cu(fe->ctx, cu, err);
+	}
+	cu_model_destroy(cu);
+	if (!frag)
+		return -1;
+	frag->cpu_s = now_s(CLOCK_THREAD_CPUTIME_ID) - t0;
+	*result = frag;
+	return 0;
+}
+
+static int consume(void *arg, size_t item, void *result, struct d2b_error *err)
+{
+	struct file_enc *fe = arg;
+	struct btf_fragment *frag = result;
+	double t0 = now_s(CLOCK_MONOTONIC);
+	uint32_t shift = 0;
+	int rc = 0;
+
+	fe->stats->worker_s += frag->cpu_s;
+	fe->stats->cus++;
+	if (frag->excluded) {
+		fe->stats->cus_excluded++;
+		goto out;
+	}
+	if (btf__type_cnt(frag->btf) > 1) {
+		int first = btf__add_btf(fe->btf, frag->btf);
+
+		if (first < 0) {
+			rc = d2b_error_set(err, "%s: cannot merge the BTF of unit %zu (libbpf error %d)",
+					   fe->df->path, fe->units[item], first);
+			goto out;
+		}
+		shift = (uint32_t)first - 1;
+	}
+	if (btf_func_set_merge(&fe->funcs, fe->btf, &frag->funcs, frag->btf, shift, err)) {
+		rc = -1;
+		goto out;
+	}
+	if (frag->nr_vars) {
+		size_t want = fe->nr_vars + frag->nr_vars;
+
+		if (want > fe->cap_vars) {
+			size_t ncap = fe->cap_vars ? fe->cap_vars : 64;
+			void *p;
+
+			while (ncap < want)
+				ncap *= 2;
+			p = realloc(fe->vars, ncap * sizeof(*fe->vars));
+			if (!p) {
+				rc = d2b_error_oom(err);
+				goto out;
+			}
+			fe->vars = p;
+			fe->cap_vars = ncap;
+		}
+		for (size_t i = 0; i < frag->nr_vars; i++) {
+			fe->vars[fe->nr_vars] = frag->vars[i];
+			fe->vars[fe->nr_vars].var_id += shift;
+			fe->nr_vars++;
+		}
+	}
+out:
+	btf_fragment_destroy(frag);
+	fe->stats->merge_s += now_s(CLOCK_MONOTONIC) - t0;
+	return rc;
+}
+
+static void discard(void *arg, void *result)
+{
+	btf_fragment_destroy(result);
+}
+
+static int var_sec_cmp(const void *x, const void *y)
+{
+	const struct btf_var_sec *a = x, *b = y;
+
+	if (a->shndx != b->shndx)
+		return a->shndx < b->shndx ? -1 : 1;
+	if (a->offset != b->offset)
+		return a->offset < b->offset ? -1 : 1;
+	/* stable: merge order */
+	return a < b ? -1 : a > b;
+}
+
+static int add_datasecs(struct file_enc *fe, struct d2b_error *err)
+{
+	size_t i = 0, j;
+
+	qsort(fe->vars, fe->nr_vars, sizeof(*fe->vars), var_sec_cmp);
+	for (; i < fe->nr_vars; i = j) {
+		const struct btf_var_sec *last;
+		int id;
+
+		for (j = i; j < fe->nr_vars && fe->vars[j].shndx == fe->vars[i].shndx; j++)
+			;
+		last = &fe->vars[j - 1];
+		id = btf__add_datasec(fe->btf, fe->ctx->sections[fe->vars[i].shndx].name,
+				      last->offset + last->size);
+		if (id < 0)
+			return d2b_error_set(err, "cannot add DATASEC %s (libbpf error %d)",
+					     fe->ctx->sections[fe->vars[i].shndx].name, id);
+		for (size_t k = i; k < j; k++) {
+			const struct btf_var_sec *v = &fe->vars[k];
+			int rc = btf__add_datasec_var_info(fe->btf, v->var_id, v->offset, v->size);
+
+			if (rc < 0)
+				return d2b_error_set(err, "cannot add variable to DATASEC %s (libbpf error %d)",
+						     fe->ctx->sections[v->shndx].name, rc);
+		}
+	}
+	return 0;
+}
+
+static bool unit_wanted(const struct dw_unit *u)
+{
+	return u->section == DW_SEC_INFO && u->unit_type != DW_UT_type &&
+	       u->unit_type != DW_UT_split_type;
+}
+
+struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
+			    const struct btf_encode_options *opts, struct btf *base,
+			    struct btf_encode_stats *stats, struct d2b_error *err)
+{
+	static const struct pool_ops ops = {
+		.produce = produce, .consume = consume, .discard = discard,
+	};
+	struct btf_encode_stats local_stats;
+	struct btf_encode_ctx ctx;
+	struct file_enc fe = { .df = df, .opts = opts };
+	struct pool_stats ps = { 0 };
+	struct btf_funcs_result fr;
+	size_t *units = NULL, nr = 0;
+	double t0;
+	int rc;
+
+	if (!stats)
+		stats = &local_stats;
+	memset(stats, 0, sizeof(*stats));
+	fe.stats = stats;
+	if (btf_features_check(&opts->features, base != NULL, err))
+		return NULL;
+	if (btf_encode_ctx_init(&ctx, ef, opts, err))
+		return NULL;
+	fe.ctx = &ctx;
+	fe.load.skip_line_files = true;
+	units = malloc((df->nr_units ? df->nr_units : 1) * sizeof(*units));
+	fe.btf = base ? btf__new_empty_split(base) : btf__new_empty();
+	if (!units || !fe.btf) {
+		d2b_error_oom(err);
+		goto fail;
+	}
+	for (size_t i = 0; i < df->nr_units; i++)
+		if (unit_wanted(&df->units[i]))
+			units[nr++] = i;
+	fe.units = units;
+
+	t0 = now_s(CLOCK_MONOTONIC);
+	rc = pool_run(nr, opts->threads ? opts->threads : 1, 0, &ops, &fe, &ps, err);
+	stats->parallel_s = now_s(CLOCK_MONOTONIC) - t0;
+	stats->threads_started = ps.threads_started;
+	stats->max_alive = ps.max_alive;
+	if (rc)
+		goto fail;
+
+	t0 = now_s(CLOCK_MONOTONIC);
+	if (btf_funcs_emit(fe.btf, &fe.funcs, &ctx.funcs, &opts->features,
+			   opts->verbose ? opts->log : NULL, opts->log_ctx, &fr, err))
+		goto fail;
+	stats->funcs_encoded = fr.encoded;
+	stats->funcs_skipped = fr.skipped;
+	stats->funcs_s = now_s(CLOCK_MONOTONIC) - t0;
+
+	t0 = now_s(CLOCK_MONOTONIC);
+	stats->vars = fe.nr_vars;
+	if (add_datasecs(&fe, err))
+		goto fail;
+	stats->datasec_s = now_s(CLOCK_MONOTONIC) - t0;
+
+	stats->types_before_dedup = btf__type_cnt(fe.btf) - 1;
+	t0 = now_s(CLOCK_MONOTONIC);
+	if (btf__type_cnt(fe.btf) > 1) {
+		rc = btf__dedup(fe.btf, NULL);
+		if (rc) {
+			d2b_error_set(err, "%s: btf__dedup failed (libbpf error %d)", elf_file_path(ef), rc);
+			goto fail;
+		}
+	}
+	stats->dedup_s = now_s(CLOCK_MONOTONIC) - t0;
+	stats->types = btf__type_cnt(fe.btf) - 1;
+	if (!elf_file_is_little_endian(ef))
+		btf__set_endianness(fe.btf, BTF_BIG_ENDIAN);
+	else
+		btf__set_endianness(fe.btf, BTF_LITTLE_ENDIAN);
+
+	btf_func_set_deinit(&fe.funcs);
+	free(fe.vars);
+	free(units);
+	btf_encode_ctx_deinit(&ctx);
+	return fe.btf;
+fail:
+	btf__free(fe.btf);
+	btf_func_set_deinit(&fe.funcs);
+	free(fe.vars);
+	free(units);
+	btf_encode_ctx_deinit(&ctx);
+	return NULL;
+}

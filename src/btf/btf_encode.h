@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * btf/btf_encode.h: DWARF model -> BTF, encoded in the workers, merged in
+ * CU order.
+ *
+ *   worker i:   load_cu ─► btf_encode_cu ─► fragment (a libbpf btf with
+ *               local ids 1..n, the CU's function candidates and per-CU
+ *               variable section entries); the cu_model is freed at once
+ *   main:       fragments merged strictly in CU order (btf__add_btf; the
+ *               candidates' ids shift by the fragment's first id - 1)
+ *               ─► function selection (btf_funcs.h) ─► DATASECs
+ *               ─► btf__dedup ─► the caller writes btf__raw_data()
+ *
+ * Within a fragment every encodable model type gets one id, in model order
+ * (types[i] before types[j] when i < j); types BTF has no kind for are
+ * folded: _Atomic T is T, unspecified and unresolved types are void. The
+ * extra types some model types need (the TYPE_TAG chain under a tagged
+ * pointer, the inner levels of a multi-dimensional array, an "int" index type
+ * when the CU has none) come after all of them, in model order. So the bytes
+ * depend only on the input and the options, never on the thread count.
+ */
+#ifndef D2B_BTF_BTF_ENCODE_H
+#define D2B_BTF_BTF_ENCODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "btf/btf_features.h"
+#include "btf/btf_funcs.h"
+#include "dwarf/dwarf.h"
+#include "elf/elf_file.h"
+#include "load/model.h"
+#include "util/error.h"
+
+struct btf;
+
+struct btf_encode_options {
+	struct btf_features features;
+	unsigned threads;	/* 0/1: everything on the calling thread */
+	bool verbose;		/* log skipped functions and variables */
+	btf_log_fn log;		/* where verbose lines go (NULL: nowhere) */
+	void *log_ctx;
+};
+
+struct btf_encode_stats {
+	double parallel_s;	/* wall: decode + encode in workers (+ merge) */
+	double worker_s;	/* thread CPU time of decode + encode, summed */
+	double merge_s;		/* btf__add_btf and candidate remapping */
+	double funcs_s;		/* function selection */
+	double datasec_s;
+	double dedup_s;
+	unsigned threads_started;
+	size_t max_alive;	/* most fragments alive at once */
+	size_t cus, cus_excluded;
+	size_t types_before_dedup, types;
+	size_t funcs_encoded, funcs_skipped, vars;
+};
+
+struct btf_enc_section {
+	const char *name;
+	uint64_t addr, size;
+	uint32_t type;
+	bool include;		/* variables in it are encoded */
+};
+
+/* What every worker reads: built once, immutable while the workers run. */
+struct btf_encode_ctx {
+	const struct btf_features *features;
+	struct elf_file *elf;
+	struct btf_elf_funcs funcs;
+	struct btf_cc cc;
+	struct btf_enc_section *sections;
+	size_t nr_sections;
+	const struct elf_symbol *syms;
+	long nr_syms;
+	bool verbose;
+	btf_log_fn log;
+	void *log_ctx;
+};
+
+int btf_encode_ctx_init(struct btf_encode_ctx *ctx, struct elf_file *ef,
+			const struct btf_encode_options *opts, struct d2b_error *err);
+void btf_encode_ctx_deinit(struct btf_encode_ctx *ctx);
+
+/* A variable's place in its section, for the DATASEC. */
+struct btf_var_sec {
+	uint32_t var_id;
+	uint32_t shndx;
+	uint32_t offset, size;
+};
+
+struct btf_fragment {
+	struct btf *btf;		/* local ids from 1 */
+	struct btf_func_set funcs;	/* fragment ids and strings */
+	struct btf_var_sec *vars;
+	size_t nr_vars;
+	double cpu_s;			/* time spent producing it */
+	bool excluded;			/* CU left out (--lang_exclude) */
+};
+
+/* Encode one CU. Thread-safe for distinct CUs. Returns NULL with err set. */
+struct btf_fragment *btf_encode_cu(const struct btf_encode_ctx *ctx,
+				   const struct cu_model *cu, struct d2b_error *err);
+void btf_fragment_destroy(struct btf_fragment *frag);	/* accepts NULL */
+
+/*
+ * Encode every compile unit of DF (opened from EF): the deduplicated BTF,
+ * split on BASE when BASE is not NULL. The caller frees it with btf__free().
+ * stats may be NULL. Returns NULL with err set.
+ */
+struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
+			    const struct btf_encode_options *opts, struct btf *base,
+			    struct btf_encode_stats *stats, struct d2b_error *err);
+
+#endif

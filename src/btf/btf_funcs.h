@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * btf/btf_funcs.h: which functions get a BTF FUNC, as upstream pahole
+ * (1.29-1.31) decides it.
+ *
+ *   ELF symtab ──► btf_elf_funcs: every STT_FUNC symbol, named up to its
+ *                  first '.', ".cold"/".part" pieces dropped, sorted by name;
+ *                  a name with several distinct addresses is "ambiguous";
+ *                  kfuncs found in .BTF_ids set8 entries (KFUNCS flag)
+ *   per CU (worker) ──► btf_func_check(): parameter locations against the
+ *                  calling convention, packed structs on the stack, order of
+ *                  a concrete instance's parameters against its origin
+ *   merged (serial) ──► btf_funcs_emit(): candidates grouped by name in CU
+ *                  order, prototypes compared across CUs, skips logged as
+ *                  "NAME : skipping BTF encoding of function due to REASON",
+ *                  FUNC_PROTO + FUNC (+ decl tags) added for the rest.
+ *
+ * The ELF table is built once, before the workers start, and is read-only
+ * afterwards (workers look names up concurrently).
+ */
+#ifndef D2B_BTF_BTF_FUNCS_H
+#define D2B_BTF_BTF_FUNCS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "btf/btf_features.h"
+#include "elf/elf_file.h"
+#include "load/model.h"
+#include "util/error.h"
+
+struct btf;
+
+struct btf_elf_func {
+	char *name;		/* symbol name up to its first '.' */
+	uint64_t addr;		/* address of the first symbol seen */
+	uint32_t nr_syms;
+	bool ambiguous_addr;	/* symbols with this name at >1 address */
+	bool kfunc;		/* listed in a .BTF_ids kfunc set */
+	uint32_t kfunc_flags;	/* KF_* flags from that set */
+};
+
+struct btf_elf_funcs {
+	struct btf_elf_func *funcs;	/* sorted by name */
+	size_t nr;
+};
+
+/* Collect the function symbols of EF (and its kfuncs when KFUNCS). */
+int btf_elf_funcs_init(struct btf_elf_funcs *t, struct elf_file *ef,
+		       bool kfuncs, struct d2b_error *err);
+void btf_elf_funcs_deinit(struct btf_elf_funcs *t);
+/* Index of NAME in t->funcs, or -1. Thread-safe. */
+long btf_elf_funcs_find(const struct btf_elf_funcs *t, const char *name);
+
+/* Registers holding the first parameters (DWARF numbers). */
+struct btf_cc {
+	uint8_t nr_regs;
+	uint16_t regs[8];
+};
+
+/* x86_64: rdi rsi rdx rcx r8 r9 = 5 4 1 2 8 9; aarch64: x0-x7 = 0-7; a few
+ * others; unknown machines: none (no register checks). */
+void btf_cc_for_machine(uint16_t machine, struct btf_cc *cc);
+
+enum btf_func_flag {
+	BTF_FN_OPTIMIZED = 1 << 0,	/* a parameter optimized out */
+	BTF_FN_UNEXPECTED_REG = 1 << 1,	/* a parameter in the wrong register */
+	BTF_FN_UNCERTAIN_LOC = 1 << 2,	/* packed struct beyond the registers */
+	BTF_FN_REORDERED = 1 << 3,	/* concrete order != abstract order */
+	BTF_FN_INCONSISTENT = 1 << 4,	/* prototypes differ across CUs */
+};
+
+/* The per-function checks (flags above, but never INCONSISTENT). */
+unsigned btf_func_check(const struct cu_model *cu, const struct function *fn,
+			const struct btf_cc *cc);
+
+/* The parameter's name and type, following its abstract origin. */
+const char *btf_param_name(const struct param *p);
+struct type *btf_param_type(const struct param *p);
+
+/*
+ * A function candidate. In a CU fragment, type ids are the fragment's and
+ * string offsets point into the fragment's string table; after the merge they
+ * are the global BTF's.
+ */
+struct btf_func_param {
+	uint32_t name_off;
+	uint32_t type;
+};
+
+struct btf_func_annot {
+	uint32_t value_off;
+	int32_t component;	/* -1: the function; else a parameter index */
+};
+
+struct btf_func_cand {
+	uint32_t elf_idx;	/* into btf_elf_funcs.funcs */
+	uint32_t ret;
+	uint32_t first_param, nr_params;	/* into btf_func_set.params */
+	uint32_t first_annot, nr_annots;	/* into btf_func_set.annots */
+	uint8_t flags;		/* enum btf_func_flag */
+};
+
+struct btf_func_set {
+	struct btf_func_cand *cands;
+	size_t nr_cands, cap_cands;
+	struct btf_func_param *params;
+	size_t nr_params, cap_params;
+	struct btf_func_annot *annots;
+	size_t nr_annots, cap_annots;
+};
+
+void btf_func_set_deinit(struct btf_func_set *s);
+/* Append a candidate with room for its parameters and annotations (zeroed,
+ * filled by the caller). Returns it, or NULL when out of memory. */
+struct btf_func_cand *btf_func_set_add(struct btf_func_set *s, uint32_t nr_params,
+				       uint32_t nr_annots);
+
+/*
+ * Append FROM's candidates (from a fragment just added to BTF with
+ * btf__add_btf: its ids shift by ID_SHIFT, its strings are re-added to BTF).
+ */
+int btf_func_set_merge(struct btf_func_set *to, struct btf *btf,
+		       const struct btf_func_set *from, const struct btf *from_btf,
+		       uint32_t id_shift, struct d2b_error *err);
+
+/* Line logger: gets one finished line without its newline. */
+typedef void (*btf_log_fn)(void *ctx, const char *line);
+
+struct btf_funcs_result {
+	size_t encoded, skipped;
+};
+
+/*
+ * Choose and add the functions: groups the candidates by name (stable, so
+ * the first in CU order is the one encoded), compares their prototypes,
+ * logs skips through LOG (may be NULL), and adds FUNC_PROTO, FUNC and decl
+ * tags (kfunc tags too when F asks) to BTF. Returns 0 or -1.
+ */
+int btf_funcs_emit(struct btf *btf, struct btf_func_set *set,
+		   const struct btf_elf_funcs *elf, const struct btf_features *f,
+		   btf_log_fn log, void *log_ctx, struct btf_funcs_result *res,
+		   struct d2b_error *err);
+
+#endif

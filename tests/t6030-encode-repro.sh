@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# BTF encoder: output bytes identical for -j1 .. -j8 and across runs, and
+# -jN really starts N worker threads (--stats).
+. "$D2B_SRC/tests/lib.sh"
+
+tmp=$(d2b_tmpdir)
+fx=$(d2b_fixtures 'btf_funcs') || d2b_fail "fixtures"
+fx2=$(d2b_fixtures 'multi_cu') || d2b_fail "fixtures"
+for f in $fx $fx2; do
+	case $f in *.o) continue ;; esac
+	"$D2B" encode -j1 --btf_features=default --btf_encode_detached="$tmp/ref" "$f" ||
+		d2b_fail "encode -j1 $f"
+	[ -s "$tmp/ref" ] || d2b_fail "empty BTF for $f"
+	for j in 1 2 3 4 8; do
+		"$D2B" encode -j$j --stats --btf_features=default --btf_encode_detached="$tmp/j$j" "$f" \
+			2>"$tmp/stats" || d2b_fail "encode -j$j $f"
+		cmp -s "$tmp/ref" "$tmp/j$j" || d2b_fail "$f: -j$j differs from -j1"
+		# pool_run starts no thread for -j1; N otherwise (fewer only if
+		# there are fewer units than threads)
+		started=$(sed -n 's/^stats: threads [0-9]* (started \([0-9]*\)).*/\1/p' "$tmp/stats")
+		units=$(sed -n 's/.*units \([0-9]*\) .*/\1/p' "$tmp/stats")
+		want=$j
+		[ "$j" = 1 ] && want=0
+		[ "$units" -lt "$want" ] && want=$units
+		[ "$started" = "$want" ] || d2b_fail "$f: -j$j started '$started' threads, want $want"
+	done
+done
+echo "ok"

@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# dwarf2btf encode: options and errors. --supported_btf_features, strict
+# feature lists, distilled_base (libbpf 1.1 lacks it), bad input, an
+# unwritable output; -J writes a .BTF that bpftool reads from the ELF.
+. "$D2B_SRC/tests/lib.sh"
+d2b_need_cmd bpftool
+tmp=$(d2b_tmpdir)
+fx=$(d2b_fixtures 'btf_funcs') || d2b_fail "fixtures"
+f=$(echo "$fx" | grep 'gcc.O2.dwarf5$')
+[ -n "$f" ] || d2b_fail "no btf_funcs.gcc.O2.dwarf5"
+
+out=$("$D2B" encode --supported_btf_features) || d2b_fail "--supported_btf_features"
+[ "$out" = "encode_force,var,float,decl_tag,type_tag,enum64,optimized_func,consistent_func,decl_tag_kfuncs,reproducible_build,distilled_base,global_var" ] ||
+	d2b_fail "--supported_btf_features printed '$out'"
+
+# non-strict ignores unknown names; strict names the culprit
+"$D2B" encode --btf_features=var,no_such_thing --btf_encode_detached="$tmp/a" "$f" ||
+	d2b_fail "unknown feature rejected without strict"
+if "$D2B" encode --btf_features_strict=var,no_such_thing --btf_encode_detached="$tmp/b" "$f" 2>"$tmp/err"; then
+	d2b_fail "strict accepted an unknown feature"
+fi
+grep -q "Feature 'no_such_thing' in 'var,no_such_thing' is not supported" "$tmp/err" || d2b_fail "strict message: $(cat "$tmp/err")"
+[ -e "$tmp/b" ] && d2b_fail "output written after an error"
+if "$D2B" encode --btf_features=+distilled_base --btf_encode_detached="$tmp/c" "$f" 2>"$tmp/err"; then
+	d2b_fail "distilled_base accepted"
+fi
+grep -q "distilled_base needs btf__distill_base" "$tmp/err" || d2b_fail "distilled_base message: $(cat "$tmp/err")"
+
+# bad input and output
+"$D2B" encode --btf_encode_detached="$tmp/d" /nonexistent 2>"$tmp/err" && d2b_fail "missing input accepted"
+[ "$(wc -l <"$tmp/err")" = 1 ] || d2b_fail "not a one-line error: $(cat "$tmp/err")"
+echo "not an ELF" >"$tmp/junk"
+"$D2B" encode --btf_encode_detached="$tmp/e" "$tmp/junk" 2>/dev/null && d2b_fail "junk input accepted"
+"$D2B" encode --btf_encode_detached="$tmp/nodir/x" "$f" 2>"$tmp/err" && d2b_fail "unwritable output accepted"
+grep -q "nodir" "$tmp/err" || d2b_fail "unwritable output message: $(cat "$tmp/err")"
+"$D2B" encode "$f" 2>/dev/null && d2b_fail "no output mode accepted"
+"$D2B" encode --bogus "$f" 2>/dev/null && d2b_fail "unknown option accepted"
+
+# -J: into a copy of the ELF; the same bytes as detached
+cp "$f" "$tmp/elf"
+"$D2B" encode -J --btf_features=default "$tmp/elf" || d2b_fail "-J"
+"$D2B" encode --btf_features=default --btf_encode_detached="$tmp/raw" "$f" || d2b_fail "detached"
+bpftool btf dump file "$tmp/elf" >"$tmp/elf.dump" || d2b_fail "bpftool cannot read .BTF of the ELF"
+bpftool btf dump file "$tmp/raw" >"$tmp/raw.dump" || d2b_fail "bpftool rejects the raw BTF"
+cmp -s "$tmp/elf.dump" "$tmp/raw.dump" || d2b_fail "-J and detached BTF differ"
+"$tmp/elf" >/dev/null; [ $? -lt 2 ] || d2b_fail "the executable no longer runs after -J"
+
+# split BTF against a base: only new types, and libbpf parses it on the base
+"$D2B" encode --btf_base="$tmp/raw" --btf_features=default --btf_encode_detached="$tmp/split" "$f" ||
+	d2b_fail "--btf_base"
+bpftool -B "$tmp/raw" btf dump file "$tmp/split" >"$tmp/split.dump" || d2b_fail "bpftool rejects the split BTF"
+[ "$(grep -c '^\[' "$tmp/split.dump")" = 0 ] || d2b_fail "split BTF of the same file is not empty"
+echo "ok"
