@@ -20,8 +20,8 @@
 #include "btf/btf_write.h"
 #include "cli/cli.h"
 
-static const char prog[] = "dwarf2btf encode";
-
+/* Also reached as `pahole -J ...` / `pahole --btf_encode_detached=...`:
+ * messages then start with "pahole:". */
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -48,7 +48,7 @@ static double now_s(void)
 
 struct encode_args {
 	struct btf_encode_options opts;
-	const char *detached, *base, *file;
+	const char *detached, *base, *file, *prog;
 	bool in_elf, stats;
 };
 
@@ -57,6 +57,7 @@ static int parse_args(int argc, char **argv, struct encode_args *a, struct d2b_e
 {
 	btf_features_init(&a->opts.features);
 	a->opts.threads = 1;
+	a->prog = strcmp(argv[0], "encode") ? "pahole" : "dwarf2btf encode";
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 
@@ -160,6 +161,7 @@ int encode_main(int argc, char **argv)
 	uint32_t raw_size;
 	double t0, write_s = 0;
 	int rc = parse_args(argc, argv, &a, &err);
+	const char *prog = a.prog;
 
 	if (rc == -1)
 		return 0;
@@ -194,7 +196,7 @@ int encode_main(int argc, char **argv)
 		rc = d2b_error_set(&err, "cannot serialise the BTF");
 	else if (a.detached)
 		rc = btf_write_raw(a.detached, raw, raw_size, &err);
-	if (!rc && a.in_elf && raw)
+	else if (a.in_elf)
 		rc = btf_write_elf_section(a.file, raw, raw_size, &err);
 	write_s = now_s() - t0;
 	fflush(stdout);

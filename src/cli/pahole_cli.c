@@ -134,12 +134,31 @@ static int run_file(const char *path, const struct pahole_select_opts *so,
 	return rc;
 }
 
+/* pahole's BTF encoding options: with any of these, pahole encodes instead
+ * of printing (-J, --btf_encode_detached) or answers about encoding. */
+static bool wants_btf_encoding(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--"))
+			break;
+		if (!strcmp(a, "-J") || !strncmp(a, "--btf_encode_detached", 21) ||
+		    !strcmp(a, "--supported_btf_features"))
+			return true;
+	}
+	return false;
+}
+
 int pahole_main(int argc, char **argv)
 {
 	struct pahole_select_opts so = { .mode = PAHOLE_LAYOUT };
 	struct d2b_error err = { 0 };
 	unsigned threads = 1;
 	int c;
+
+	if (wants_btf_encoding(argc, argv))
+		return encode_main(argc, argv);
 
 	optind = 1;
 	opterr = 0;
