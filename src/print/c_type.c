@@ -148,7 +148,10 @@ static void name_into(struct strbuf *sb, const struct type *t, size_t bufsize,
 		break;
 	}
 	case TK_UNSPECIFIED:
-		put_cut(sb, t->name ? t->name : "void", bufsize);
+		/* Assembler CUs give functions an unnamed unspecified return
+		 * type; pahole 1.24 spells it "void " (so pfunct prints
+		 * "void  asmfn(void);"). */
+		put_cut(sb, t->name ? t->name : "void ", bufsize);
 		break;
 	case TK_UNRESOLVED:
 		strbuf_addf(&tmp, "<ERROR: %#llx not found!>",
