@@ -5,7 +5,9 @@
  * print/pfunct_print.c; docs/compat-pfunct.md lists where we differ.
  *
  * Added: -j[N] / --jobs[=N], threads decoding units (output is identical
- * whatever N is).
+ * whatever N is); --btf_base=FILE, the base of a split BTF (pahole's
+ * option). -F FORMAT_LIST takes "dwarf", "btf" or both, in the order to
+ * try (cli/cli_input.h).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_input.h"
 #include "print/pfunct_print.h"
 
 #define PFUNCT_EXIT_USAGE 64	/* argp's exit status for a bad option */
@@ -71,10 +74,12 @@ enum {
 	OPT_COMPILE,
 	OPT_USAGE,
 	OPT_VERSION,
+	OPT_BTF_BASE,
 };
 
 static const struct option pfunct_long_options[] = {
 	{ "addr", required_argument, NULL, 'a' },
+	{ "btf_base", required_argument, NULL, OPT_BTF_BASE },
 	{ "expand_types", no_argument, NULL, 'b' },
 	{ "compile", optional_argument, NULL, OPT_COMPILE },
 	{ "class", required_argument, NULL, 'c' },
@@ -149,26 +154,11 @@ static int unsupported(const char *opt)
 	return 1;
 }
 
-/* -F: a comma-separated list of formats; we read DWARF only. */
-static bool formats_have_dwarf(const char *list)
+static int run_file(const char *path, const char *formats,
+		    const char *btf_base, struct pfunct_run *run,
+		    unsigned threads)
 {
-	const char *p = list;
-
-	while (*p) {
-		size_t n = strcspn(p, ",");
-
-		if (n == 5 && !strncmp(p, "dwarf", 5))
-			return true;
-		p += n;
-		if (*p == ',')
-			p++;
-	}
-	return false;
-}
-
-static int run_file(const char *path, struct pfunct_run *run, unsigned threads)
-{
-	struct cli_dwarf_input in;
+	struct cli_input in;
 	struct d2b_error err = { 0 };
 	struct cu_stream_options so = {
 		.threads = threads,
@@ -176,12 +166,12 @@ static int run_file(const char *path, struct pfunct_run *run, unsigned threads)
 	};
 	int rc;
 
-	if (cli_dwarf_open(&in, path, &err))
+	if (cli_input_open(&in, path, formats, btf_base, &err))
 		return cli_fail("pfunct", &err);
-	rc = cu_stream_run(&in.dwarf, &so, consume_cu, run, NULL, &err);
+	rc = cli_input_run(&in, &so, consume_cu, run, &err);
 	if (rc && run->stopped)
 		rc = 0;
-	cli_dwarf_close(&in);
+	cli_input_close(&in);
 	if (rc)
 		return cli_fail("pfunct", &err);
 	return 0;
@@ -192,7 +182,7 @@ int pfunct_main(int argc, char **argv)
 	struct pfunct_options opts = { .formatter = PFUNCT_FMT_DEFAULT };
 	struct pfunct_run run = { .out = STRBUF_INIT };
 	struct d2b_error err = { 0 };
-	const char *formats = NULL;
+	const char *formats = NULL, *btf_base = NULL;
 	unsigned threads = 1;
 	int c, rc = 0;
 
@@ -213,6 +203,7 @@ int pfunct_main(int argc, char **argv)
 		case 's': opts.formatter = PFUNCT_FMT_SIZES; break;
 		case 'V': opts.verbose = true; break;
 		case OPT_NO_PARM_NAMES: opts.no_parm_names = true; break;
+		case OPT_BTF_BASE: btf_base = optarg; break;
 		case 'j':
 			threads = cli_parse_jobs(optarg);
 			if (!threads) {
@@ -270,17 +261,12 @@ int pfunct_main(int argc, char **argv)
 		fputs(pfunct_see, stderr);
 		return 1;
 	}
-	if (formats && !formats_have_dwarf(formats)) {
-		fprintf(stderr, "pfunct: file '%s' has no %s type information.\n",
-			argv[optind], formats);
-		return 1;
-	}
 
 	run.printer = pfunct_printer_create(&opts, &err);
 	if (!run.printer)
 		return cli_fail("pfunct", &err);
 	for (int i = optind; i < argc && !rc; i++) {
-		rc = run_file(argv[i], &run, threads);
+		rc = run_file(argv[i], formats, btf_base, &run, threads);
 		if (pfunct_printer_done(run.printer))
 			break;
 	}

@@ -229,6 +229,11 @@ struct cu_model {
 	/* decl_file index -> "dir/file", as the line table names them. */
 	const char **files;
 	uint32_t nr_files;
+
+	/* Loaded from BTF (btf/btf_load.c), not DWARF: die_offset fields hold
+	 * BTF type ids, and there are no files, lines, addresses or DIEs.
+	 * Printers that reproduce pahole's BTF quirks test it. */
+	bool from_btf;
 };
 
 void cu_model_destroy(struct cu_model *cu);	/* accepts NULL */

@@ -134,6 +134,59 @@ uint64_t pfunct_function_size(const struct function *fn)
 
 /* ---- Text ---- */
 
+/* pahole 1.31's pfunct -F btf prints btf_decl_tag values before what they
+ * tag: "a b void foo(void);", "void qux(param_a int arg);". 1.24 read no
+ * tags at all; DWARF input prints none (as 1.31 does). */
+static bool put_decl_tags(struct strbuf *sb, const struct annotation *a)
+{
+	bool any = false;
+
+	for (; a; a = a->next) {
+		if (!a->value || strcmp(a->name, "btf_decl_tag"))
+			continue;
+		strbuf_puts(sb, a->value);
+		strbuf_putc(sb, ' ');
+		any = true;
+	}
+	return any;
+}
+
+static bool params_have_decl_tags(const struct function *fn)
+{
+	for (uint32_t i = 0; i < fn->nr_params; i++)
+		for (const struct annotation *a = fn->params[i].tags; a; a = a->next)
+			if (!strcmp(a->name, "btf_decl_tag"))
+				return true;
+	return false;
+}
+
+/* c_type_ftype()'s text for a top-level prototype, with each parameter's
+ * decl tags before it. */
+static void ftype_with_param_tags(struct strbuf *sb, const struct c_ftype *ft,
+				  const struct function *fn, const char *name,
+				  unsigned flags)
+{
+	if (flags & C_FT_INLINE)
+		strbuf_puts(sb, "inline ");
+	c_type_name_n(sb, ft->ret, 128);
+	strbuf_addf(sb, " %s(", name ? name : "");
+	for (uint32_t i = 0; i < ft->nr_params; i++) {
+		const struct param *p = &ft->params[i];
+
+		if (i)
+			strbuf_puts(sb, ", ");
+		put_decl_tags(sb, fn->params[i].tags);
+		c_type_decl(sb, p->type,
+			    (flags & C_FT_NO_PARM_NAMES) ? NULL : p->name);
+	}
+	if (!ft->nr_params)
+		strbuf_puts(sb, "void)");
+	else if (ft->varargs)
+		strbuf_puts(sb, ", ...)");
+	else
+		strbuf_putc(sb, ')');
+}
+
 void pfunct_format_prototype(struct strbuf *sb, const struct cu_model *cu,
 			     const struct function *fn, bool decl_info,
 			     bool no_parm_names)
@@ -153,8 +206,9 @@ void pfunct_format_prototype(struct strbuf *sb, const struct cu_model *cu,
 		strbuf_addf(sb, "/* Used at: %s */\n", cu->name ? cu->name : "");
 		/* pahole prints a missing file as printf prints NULL, and a
 		 * missing line as whatever its stack held (we print 0) */
+		/* pahole has no DIE offset for BTF: it prints 0 */
 		strbuf_addf(sb, "/* <%llx> %s:%u */\n",
-			    (unsigned long long)fn->die_offset,
+			    cu->from_btf ? 0ULL : (unsigned long long)fn->die_offset,
 			    file && *file ? file : "(null)", d->decl_line);
 	}
 
@@ -188,7 +242,12 @@ void pfunct_format_prototype(struct strbuf *sb, const struct cu_model *cu,
 		flags |= C_FT_INLINE;
 	if (no_parm_names)
 		flags |= C_FT_NO_PARM_NAMES;
-	c_type_ftype(sb, &ft, fn_name(cu, fn), flags, 0);
+	if (cu->from_btf)
+		put_decl_tags(sb, fn->tags);
+	if (cu->from_btf && params_have_decl_tags(fn))
+		ftype_with_param_tags(sb, &ft, fn, fn_name(cu, fn), flags);
+	else
+		c_type_ftype(sb, &ft, fn_name(cu, fn), flags, 0);
 	strbuf_putc(sb, ';');
 	free(fixed);
 }

@@ -1,0 +1,1417 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#define _GNU_SOURCE		/* memfd_create */
+/*
+ * BTF in: open (raw, ELF .BTF, split), validate, convert to the model.
+ * See btf_load.h for what is checked and what the model holds.
+ *
+ *   btf_handle_open(path, base)
+ *     ├── read_btf_bytes()     raw file, or the ELF's .BTF section
+ *     ├── raw_check()          our pass over the bytes (header, records,
+ *     │                        strings, references, kinds, cycles)
+ *     └── btf__new_split()     libbpf's parse (it copies the bytes)
+ *   btf_handle_load_model()    two passes over the ids: allocate every
+ *                              model type, then fill them in; DECL_TAGs last
+ */
+#include "btf/btf_load.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+#include <linux/btf.h>
+
+#include "dwarf/dw_const.h"
+#include "elf/elf_file.h"
+
+#define BTF_SECTION ".BTF"
+#define BTF_HDR_MIN 24u
+#define BTF_REC 12u		/* struct btf_type */
+/* A BTF file bigger than this is not BTF we want (vmlinux's is 4 MiB). */
+#define BTF_MAX_FILE (1u << 30)
+
+struct btf_handle {
+	char *path;
+	struct btf *btf;
+	struct btf_handle *base_owned;	/* opened by us from base_path */
+	const struct btf_handle *base;	/* NULL unless split */
+	uint32_t start_id;
+	uint32_t str_total;		/* bytes of strings, the base's included */
+};
+
+const char *btf_default_vmlinux_path(void)
+{
+	const char *env = getenv("PAHOLE_VMLINUX_BTF_FILENAME");
+
+	return env && *env ? env : "/sys/kernel/btf/vmlinux";
+}
+
+/* ---- Reading the bytes ---- */
+
+/* Read a whole (possibly non-seekable, e.g. sysfs) file. */
+static int read_file(const char *path, uint8_t **out, size_t *size,
+		     struct d2b_error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = 1 << 16, len = 0;
+	uint8_t *buf = NULL;
+
+	if (fd < 0)
+		return d2b_error_set(err, "%s: %s", path, strerror(errno));
+	buf = malloc(cap);
+	if (!buf) {
+		close(fd);
+		return d2b_error_oom(err);
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			uint8_t *nb;
+
+			if (cap >= BTF_MAX_FILE) {
+				free(buf);
+				close(fd);
+				return d2b_error_set(err, "%s: file too large for BTF",
+						     path);
+			}
+			nb = realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				close(fd);
+				return d2b_error_oom(err);
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			d2b_error_set(err, "%s: %s", path, strerror(errno));
+			free(buf);
+			close(fd);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	*out = buf;
+	*size = len;
+	return 0;
+}
+
+static bool is_btf_magic(const uint8_t *p, size_t n)
+{
+	return n >= 2 && ((p[0] == 0x9f && p[1] == 0xeb) ||
+			  (p[0] == 0xeb && p[1] == 0x9f));
+}
+
+static bool is_elf_magic(const uint8_t *p, size_t n)
+{
+	return n >= 4 && !memcmp(p, "\177ELF", 4);
+}
+
+enum btf_probe btf_probe_file(const char *path)
+{
+	uint8_t head[4];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct d2b_error err = { 0 };
+	struct elf_file *ef;
+	enum btf_probe r;
+
+	if (fd < 0)
+		return BTF_PROBE_NONE;
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	if (n < 0)
+		return BTF_PROBE_NONE;
+	if (is_btf_magic(head, (size_t)n))
+		return BTF_PROBE_RAW;
+	if (!is_elf_magic(head, (size_t)n))
+		return BTF_PROBE_NONE;
+	ef = elf_file_open(path, &err);
+	if (!ef)
+		return BTF_PROBE_NONE;
+	r = elf_file_find_section(ef, BTF_SECTION) ? BTF_PROBE_ELF
+						   : BTF_PROBE_ELF_NO_BTF;
+	elf_file_close(ef);
+	return r;
+}
+
+/* The BTF bytes of PATH, in a buffer the caller frees. An ELF file is
+ * mapped (elf/), not read: a vmlinux is hundreds of MB. */
+static int read_btf_bytes(const char *path, uint8_t **out, size_t *size,
+			  struct d2b_error *err)
+{
+	const struct elf_section *sec;
+	struct elf_file *ef;
+	uint8_t head[4];
+	ssize_t n = -1;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		n = read(fd, head, sizeof(head));
+		close(fd);
+	}
+	if (n < 0 || !is_elf_magic(head, (size_t)n))
+		return read_file(path, out, size, err);
+	ef = elf_file_open(path, err);
+	if (!ef)
+		return -1;
+	sec = elf_file_load_section(ef, BTF_SECTION, err);
+	if (!sec) {
+		if (!err || !err->set)
+			d2b_error_set(err, "%s: no " BTF_SECTION " section", path);
+		elf_file_close(ef);
+		return -1;
+	}
+	*out = malloc(sec->size ? sec->size : 1);
+	if (!*out) {
+		elf_file_close(ef);
+		return d2b_error_oom(err);
+	}
+	memcpy(*out, sec->data, sec->size);
+	*size = sec->size;
+	elf_file_close(ef);
+	return 0;
+}
+
+/* ---- Our check of the raw bytes ---- */
+
+/* What we know of the types below the ones being checked (split BTF). */
+struct raw_check {
+	const char *path;
+	const uint8_t *data;
+	size_t size;
+	bool swap;
+	uint32_t hdr_len, type_off, type_len, str_off, str_len;
+	const struct btf *base;		/* NULL unless split */
+	uint32_t start_id;		/* first own id */
+	uint32_t base_str_len;
+	uint32_t nr;			/* own types */
+	uint32_t *offs;			/* nr: record offset in data */
+	struct d2b_error *err;
+};
+
+static uint32_t rd32(const struct raw_check *c, size_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, c->data + off, 4);
+	return c->swap ? __builtin_bswap32(v) : v;
+}
+
+static const char *kind_name(unsigned kind)
+{
+	static const char *const names[] = {
+		"UNKNOWN", "INT", "PTR", "ARRAY", "STRUCT", "UNION", "ENUM",
+		"FWD", "TYPEDEF", "VOLATILE", "CONST", "RESTRICT", "FUNC",
+		"FUNC_PROTO", "VAR", "DATASEC", "FLOAT", "DECL_TAG", "TYPE_TAG",
+		"ENUM64",
+	};
+
+	return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
+}
+
+/* Bytes following the 12-byte record of a type of this kind and vlen, or
+ * -1 for an unknown kind. */
+static long extra_size(unsigned kind, uint32_t vlen)
+{
+	switch (kind) {
+	case BTF_KIND_INT:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+		return 4;
+	case BTF_KIND_ARRAY:
+		return 12;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+	case BTF_KIND_ENUM64:
+	case BTF_KIND_DATASEC:
+		return 12L * vlen;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_FUNC_PROTO:
+		return 8L * vlen;
+	case BTF_KIND_PTR:
+	case BTF_KIND_FWD:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_TYPE_TAG:
+		return 0;
+	}
+	return -1;
+}
+
+static int check_header(struct raw_check *c)
+{
+	uint16_t magic;
+	uint32_t meta;
+
+	if (c->size < BTF_HDR_MIN)
+		return d2b_error_at(c->err, c->path, BTF_SECTION, 0,
+				    "truncated BTF header: %zu bytes, need %u",
+				    c->size, BTF_HDR_MIN);
+	magic = (uint16_t)(c->data[0] | c->data[1] << 8);
+	if (magic == 0x9feb)
+		c->swap = true;
+	else if (magic != 0xeb9f)
+		return d2b_error_at(c->err, c->path, BTF_SECTION, 0,
+				    "bad BTF magic 0x%04x (want 0xeb9f)", magic);
+	if (c->data[2] != 1)
+		return d2b_error_at(c->err, c->path, BTF_SECTION, 2,
+				    "unsupported BTF version %u (want 1)",
+				    c->data[2]);
+	c->hdr_len = rd32(c, 4);
+	c->type_off = rd32(c, 8);
+	c->type_len = rd32(c, 12);
+	c->str_off = rd32(c, 16);
+	c->str_len = rd32(c, 20);
+	if (c->hdr_len < BTF_HDR_MIN || c->hdr_len > c->size)
+		return d2b_error_at(c->err, c->path, BTF_SECTION, 4,
+				    "bad BTF header length %u (file has %zu bytes)",
+				    c->hdr_len, c->size);
+	meta = c->hdr_len;
+	if (c->type_off % 4)
+		return d2b_error_at(c->err, c->path, BTF_SECTION, 8,
+				    "type section offset %u is not 4-byte aligned",
+				    c->type_off);
+	if ((uint64_t)meta + c->type_off + c->type_len > c->size)
+		return d2b_error_at(c->err, c->path, BTF_SECTION, 12,
+				    "type section (%u bytes at %u) runs past the end (%zu bytes): truncated?",
+				    c->type_len, meta + c->type_off, c->size);
+	if ((uint64_t)meta + c->str_off + c->str_len > c->size)
+		return d2b_error_at(c->err, c->path, BTF_SECTION, 20,
+				    "string section (%u bytes at %u) runs past the end (%zu bytes): truncated?",
+				    c->str_len, meta + c->str_off, c->size);
+	if ((uint64_t)c->type_off + c->type_len > c->str_off &&
+	    (uint64_t)c->str_off + c->str_len > c->type_off)
+		return d2b_error_at(c->err, c->path, BTF_SECTION, 8,
+				    "type and string sections overlap");
+	if (c->type_len % 4)
+		return d2b_error_at(c->err, c->path, BTF_SECTION, 12,
+				    "type section length %u is not a multiple of 4",
+				    c->type_len);
+	return 0;
+}
+
+static int check_strings(struct raw_check *c)
+{
+	const uint8_t *s = c->data + c->hdr_len + c->str_off;
+	size_t at = c->hdr_len + c->str_off;
+
+	if (!c->base) {
+		if (!c->str_len || s[0])
+			return d2b_error_at(c->err, c->path, BTF_SECTION, at,
+					    "string section must start with an empty string (split BTF without its base?)");
+	}
+	/* libbpf and the kernel start a split BTF's own strings right after
+	 * the base's: an empty string first means a whole BTF, not a split
+	 * one (e.g. a vmlinux given as a module with --btf_base). */
+	if (c->base && c->str_len && !s[0])
+		return d2b_error_at(c->err, c->path, BTF_SECTION, at,
+				    "string section starts with an empty string: not split BTF (wrong base BTF?)");
+	if (c->str_len && s[c->str_len - 1])
+		return d2b_error_at(c->err, c->path, BTF_SECTION,
+				    at + c->str_len - 1,
+				    "string section is not NUL-terminated");
+	if ((uint64_t)c->base_str_len + c->str_len > 0x7fffffffu)
+		return d2b_error_at(c->err, c->path, BTF_SECTION, 20,
+				    "string section too large");
+	return 0;
+}
+
+/* Walk the records: sizes, kinds; fill offs[]. */
+static int check_records(struct raw_check *c)
+{
+	size_t pos = c->hdr_len + c->type_off;
+	size_t end = pos + c->type_len;
+	uint32_t cap = 0;
+
+	while (pos < end) {
+		uint32_t info, vlen;
+		unsigned kind;
+		long extra;
+
+		if (end - pos < BTF_REC)
+			return d2b_error_at(c->err, c->path, BTF_SECTION, pos,
+					    "type [%u]: truncated record (%zu bytes left)",
+					    c->start_id + c->nr, end - pos);
+		info = rd32(c, pos + 4);
+		kind = (info >> 24) & 0x1f;
+		vlen = info & 0xffff;
+		extra = extra_size(kind, vlen);
+		if (extra < 0 || kind == BTF_KIND_UNKN)
+			return d2b_error_at(c->err, c->path, BTF_SECTION, pos,
+					    "type [%u]: unknown kind %u",
+					    c->start_id + c->nr, kind);
+		if ((size_t)extra > end - pos - BTF_REC)
+			return d2b_error_at(c->err, c->path, BTF_SECTION, pos,
+					    "type [%u] %s: %ld bytes of data run past the type section",
+					    c->start_id + c->nr, kind_name(kind), extra);
+		if (c->nr == cap) {
+			uint32_t *n;
+
+			cap = cap ? cap * 2 : 1024;
+			n = realloc(c->offs, cap * sizeof(*n));
+			if (!n)
+				return d2b_error_oom(c->err);
+			c->offs = n;
+		}
+		if ((uint64_t)c->start_id + c->nr >= 0x7fffffffu)
+			return d2b_error_at(c->err, c->path, BTF_SECTION, pos,
+					    "too many types");
+		c->offs[c->nr++] = (uint32_t)pos;
+		pos += BTF_REC + (size_t)extra;
+	}
+	return 0;
+}
+
+/* Kind, vlen, kind flag and type/size field of any id (own or base). */
+struct tinfo {
+	unsigned kind;
+	uint32_t vlen;
+	bool kflag;
+	uint32_t type;		/* the size/type field */
+	uint32_t name_off;
+	size_t rec;		/* own: record offset; base: 0 */
+};
+
+static void type_info(const struct raw_check *c, uint32_t id, struct tinfo *ti)
+{
+	memset(ti, 0, sizeof(*ti));
+	if (id < c->start_id) {
+		const struct btf_type *t = btf__type_by_id(c->base, id);
+
+		if (!t)
+			return;
+		ti->kind = btf_kind(t);
+		ti->vlen = btf_vlen(t);
+		ti->kflag = btf_kflag(t);
+		ti->type = t->type;
+		ti->name_off = t->name_off;
+		return;
+	}
+	ti->rec = c->offs[id - c->start_id];
+	ti->name_off = rd32(c, ti->rec);
+	ti->kind = (rd32(c, ti->rec + 4) >> 24) & 0x1f;
+	ti->vlen = rd32(c, ti->rec + 4) & 0xffff;
+	ti->kflag = rd32(c, ti->rec + 4) >> 31;
+	ti->type = rd32(c, ti->rec + 8);
+}
+
+static bool is_type_kind(unsigned kind)
+{
+	switch (kind) {
+	case BTF_KIND_FUNC:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DATASEC:
+	case BTF_KIND_DECL_TAG:
+	case BTF_KIND_UNKN:
+		return false;
+	}
+	return true;
+}
+
+static int check_name(const struct raw_check *c, uint32_t id, size_t at,
+		      uint32_t off)
+{
+	uint32_t total = c->base_str_len + c->str_len;
+
+	if (off >= total && off)
+		return d2b_error_at(c->err, c->path, BTF_SECTION, at,
+				    "type [%u]: name offset %u past the string section (%u bytes)%s",
+				    id, off, total,
+				    c->base ? ": wrong base BTF?" : "");
+	if (c->base && off && off < c->base_str_len) {
+		/* A split BTF names base strings by their offset: one that
+		 * lands inside a base string means another base. */
+		const char *prev = btf__str_by_offset(c->base, off - 1);
+
+		if (prev && *prev)
+			return d2b_error_at(c->err, c->path, BTF_SECTION, at,
+					    "type [%u]: name offset %u is not the start of a base string: wrong base BTF?",
+					    id, off);
+	}
+	return 0;
+}
+
+/* A reference from type ID (field at AT) to REF. WANT_TYPE: REF must be a
+ * type (or void when VOID_OK). */
+static int check_ref(const struct raw_check *c, uint32_t id, size_t at,
+		     uint32_t ref, bool void_ok, const char *what)
+{
+	uint32_t total = c->start_id + c->nr;
+	struct tinfo ti;
+
+	if (ref >= total)
+		return d2b_error_at(c->err, c->path, BTF_SECTION, at,
+				    "type [%u]: %s type id %u past the last type (%u)%s",
+				    id, what, ref, total - 1,
+				    c->base ? ": wrong base BTF?" : "");
+	if (!ref) {
+		if (void_ok)
+			return 0;
+		return d2b_error_at(c->err, c->path, BTF_SECTION, at,
+				    "type [%u]: %s is void", id, what);
+	}
+	type_info(c, ref, &ti);
+	if (!is_type_kind(ti.kind))
+		return d2b_error_at(c->err, c->path, BTF_SECTION, at,
+				    "type [%u]: %s type [%u] is a %s, not a type",
+				    id, what, ref, kind_name(ti.kind));
+	return 0;
+}
+
+static int check_ref_kind(const struct raw_check *c, uint32_t id, size_t at,
+			  uint32_t ref, const char *what, unsigned want1,
+			  unsigned want2)
+{
+	uint32_t total = c->start_id + c->nr;
+	struct tinfo ti;
+
+	if (!ref || ref >= total)
+		return d2b_error_at(c->err, c->path, BTF_SECTION, at,
+				    "type [%u]: %s type id %u %s", id, what, ref,
+				    ref ? "past the last type" : "is void");
+	type_info(c, ref, &ti);
+	if (ti.kind != want1 && ti.kind != want2)
+		return d2b_error_at(c->err, c->path, BTF_SECTION, at,
+				    "type [%u]: %s type [%u] is a %s, want %s",
+				    id, what, ref, kind_name(ti.kind),
+				    kind_name(want1));
+	return 0;
+}
+
+static int check_one(const struct raw_check *c, uint32_t id)
+{
+	struct tinfo ti;
+	size_t p;
+
+	type_info(c, id, &ti);
+	p = ti.rec + BTF_REC;
+	if (check_name(c, id, ti.rec, ti.name_off))
+		return -1;
+	switch (ti.kind) {
+	case BTF_KIND_INT: {
+		uint32_t v = rd32(c, p);
+		uint32_t bits = v & 0xff, off = (v >> 16) & 0xff;
+
+		if (ti.type == 0 || ti.type > 16 || (ti.type & (ti.type - 1)))
+			return d2b_error_at(c->err, c->path, BTF_SECTION, ti.rec,
+					    "type [%u] INT: bad size %u", id, ti.type);
+		if (!bits || bits + off > ti.type * 8)
+			return d2b_error_at(c->err, c->path, BTF_SECTION, p,
+					    "type [%u] INT: %u bits at %u do not fit in %u bytes",
+					    id, bits, off, ti.type);
+		break;
+	}
+	case BTF_KIND_FLOAT:
+		if (ti.type != 2 && ti.type != 4 && ti.type != 8 &&
+		    ti.type != 12 && ti.type != 16)
+			return d2b_error_at(c->err, c->path, BTF_SECTION, ti.rec,
+					    "type [%u] FLOAT: bad size %u", id, ti.type);
+		break;
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+		if (check_ref(c, id, ti.rec + 8, ti.type, true, "referenced"))
+			return -1;
+		break;
+	case BTF_KIND_ARRAY:
+		if (check_ref(c, id, p, rd32(c, p), true, "element") ||
+		    check_ref(c, id, p + 4, rd32(c, p + 4), false, "index"))
+			return -1;
+		break;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (uint32_t i = 0; i < ti.vlen; i++, p += 12) {
+			if (check_name(c, id, p, rd32(c, p)) ||
+			    check_ref(c, id, p + 4, rd32(c, p + 4), true, "member"))
+				return -1;
+		}
+		break;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		if (ti.type != 1 && ti.type != 2 && ti.type != 4 && ti.type != 8)
+			return d2b_error_at(c->err, c->path, BTF_SECTION, ti.rec,
+					    "type [%u] %s: bad size %u", id,
+					    kind_name(ti.kind), ti.type);
+		for (uint32_t i = 0; i < ti.vlen; i++) {
+			if (check_name(c, id, p, rd32(c, p)))
+				return -1;
+			p += ti.kind == BTF_KIND_ENUM ? 8 : 12;
+		}
+		break;
+	case BTF_KIND_FWD:
+		break;
+	case BTF_KIND_FUNC:
+		if (ti.vlen > BTF_FUNC_EXTERN)
+			return d2b_error_at(c->err, c->path, BTF_SECTION, ti.rec,
+					    "type [%u] FUNC: bad linkage %u", id, ti.vlen);
+		if (check_ref_kind(c, id, ti.rec + 8, ti.type, "prototype",
+				   BTF_KIND_FUNC_PROTO, BTF_KIND_FUNC_PROTO))
+			return -1;
+		break;
+	case BTF_KIND_FUNC_PROTO:
+		if (check_ref(c, id, ti.rec + 8, ti.type, true, "return"))
+			return -1;
+		for (uint32_t i = 0; i < ti.vlen; i++, p += 8) {
+			uint32_t t = rd32(c, p + 4);
+
+			if (check_name(c, id, p, rd32(c, p)))
+				return -1;
+			if (!t && i + 1 != ti.vlen)
+				return d2b_error_at(c->err, c->path, BTF_SECTION, p,
+						    "type [%u] FUNC_PROTO: parameter %u is void (only the last, \"...\", may be)",
+						    id, i);
+			if (t && check_ref(c, id, p + 4, t, false, "parameter"))
+				return -1;
+		}
+		break;
+	case BTF_KIND_VAR:
+		if (rd32(c, p) > BTF_VAR_GLOBAL_EXTERN)
+			return d2b_error_at(c->err, c->path, BTF_SECTION, p,
+					    "type [%u] VAR: bad linkage %u", id,
+					    rd32(c, p));
+		if (check_ref(c, id, ti.rec + 8, ti.type, true, "variable"))
+			return -1;
+		break;
+	case BTF_KIND_DATASEC:
+		for (uint32_t i = 0; i < ti.vlen; i++, p += 12) {
+			if (check_ref_kind(c, id, p, rd32(c, p), "section entry",
+					   BTF_KIND_VAR, BTF_KIND_FUNC))
+				return -1;
+		}
+		break;
+	case BTF_KIND_DECL_TAG: {
+		int32_t comp = (int32_t)rd32(c, p);
+		struct tinfo tt;
+
+		if (!ti.type || ti.type >= c->start_id + c->nr)
+			return d2b_error_at(c->err, c->path, BTF_SECTION, ti.rec + 8,
+					    "type [%u] DECL_TAG: target id %u past the last type",
+					    id, ti.type);
+		type_info(c, ti.type, &tt);
+		switch (tt.kind) {
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+			if (comp >= (int32_t)tt.vlen || comp < -1)
+				goto bad_comp;
+			break;
+		case BTF_KIND_FUNC: {
+			struct tinfo pt;
+
+			if (check_ref_kind(c, ti.type, tt.rec + 8, tt.type,
+					   "prototype", BTF_KIND_FUNC_PROTO,
+					   BTF_KIND_FUNC_PROTO))
+				return -1;
+			type_info(c, tt.type, &pt);
+			if (comp >= (int32_t)pt.vlen || comp < -1)
+				goto bad_comp;
+			break;
+		}
+		case BTF_KIND_VAR:
+		case BTF_KIND_TYPEDEF:
+			if (comp != -1)
+				goto bad_comp;
+			break;
+		default:
+			return d2b_error_at(c->err, c->path, BTF_SECTION, ti.rec + 8,
+					    "type [%u] DECL_TAG: target [%u] is a %s",
+					    id, ti.type, kind_name(tt.kind));
+		}
+		if (!ti.name_off)
+			return d2b_error_at(c->err, c->path, BTF_SECTION, ti.rec,
+					    "type [%u] DECL_TAG: no value", id);
+		break;
+bad_comp:
+		return d2b_error_at(c->err, c->path, BTF_SECTION, p,
+				    "type [%u] DECL_TAG: component index %d out of range for [%u] %s",
+				    id, comp, ti.type, kind_name(tt.kind));
+	}
+	}
+	return 0;
+}
+
+static const char *str_at(const struct raw_check *c, uint32_t off)
+{
+	if (off < c->base_str_len)
+		return btf__str_by_offset(c->base, off);
+	return (const char *)c->data + c->hdr_len + c->str_off +
+	       (off - c->base_str_len);
+}
+
+/*
+ * The printers' reference graph: an edge from a type to each type printing
+ * it may expand. A named struct or union has none (it is printed by name).
+ * Edges are numbered slots; a slot may be 0 (void: no edge).
+ */
+static uint32_t nr_slots(const struct raw_check *c, const struct tinfo *ti)
+{
+	const char *name;
+
+	switch (ti->kind) {
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_VAR:
+	case BTF_KIND_ARRAY:
+		return 1;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		name = str_at(c, ti->name_off);
+		return name && *name ? 0 : ti->vlen;
+	case BTF_KIND_FUNC_PROTO:
+		return 1 + ti->vlen;
+	}
+	return 0;
+}
+
+static uint32_t slot(const struct raw_check *c, const struct tinfo *ti,
+		     uint32_t k)
+{
+	size_t p = ti->rec + BTF_REC;
+
+	switch (ti->kind) {
+	case BTF_KIND_ARRAY:
+		return rd32(c, p);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return rd32(c, p + 12 * k + 4);
+	case BTF_KIND_FUNC_PROTO:
+		return k ? rd32(c, p + 8 * (k - 1) + 4) : ti->type;
+	}
+	return ti->type;
+}
+
+/*
+ * Depth-first search over this BTF's own types (edges into the base end
+ * there: the base was checked on its own and cannot point back). A grey
+ * node met again closes a cycle. depth[] is the longest chain below a
+ * node, for the depth limit.
+ */
+static int check_cycles(const struct raw_check *c)
+{
+	struct frame {
+		uint32_t id, k, n;
+	};
+	uint8_t *color = calloc(c->nr ? c->nr : 1, 1);	/* 0 white 1 grey 2 black */
+	uint32_t *depth = calloc(c->nr ? c->nr : 1, sizeof(*depth));
+	struct frame *stack = malloc((c->nr ? c->nr : 1) * sizeof(*stack));
+	int rc = 0;
+
+	if (!color || !depth || !stack) {
+		rc = d2b_error_oom(c->err);
+		goto out;
+	}
+	for (uint32_t root = 0; root < c->nr && !rc; root++) {
+		size_t sp = 0;
+		struct tinfo ti;
+
+		if (color[root])
+			continue;
+		type_info(c, c->start_id + root, &ti);
+		stack[sp++] = (struct frame){ root, 0, nr_slots(c, &ti) };
+		color[root] = 1;
+		while (sp) {
+			struct frame *f = &stack[sp - 1];
+			uint32_t to, ti_idx;
+
+			if (f->k == f->n) {
+				color[f->id] = 2;
+				sp--;
+				if (sp) {
+					uint32_t d = depth[f->id] + 1;
+
+					if (d > depth[stack[sp - 1].id])
+						depth[stack[sp - 1].id] = d;
+				}
+				continue;
+			}
+			type_info(c, c->start_id + f->id, &ti);
+			to = slot(c, &ti, f->k++);
+			if (to < c->start_id)	/* void or base */
+				continue;
+			ti_idx = to - c->start_id;
+			if (color[ti_idx] == 2) {
+				if (depth[ti_idx] + 1 > depth[f->id])
+					depth[f->id] = depth[ti_idx] + 1;
+				if (depth[f->id] > BTF_LOAD_MAX_DEPTH) {
+					rc = d2b_error_at(c->err, c->path, BTF_SECTION,
+							  c->offs[f->id],
+							  "type [%u] %s: reference chain deeper than %u",
+							  c->start_id + f->id,
+							  kind_name(ti.kind),
+							  BTF_LOAD_MAX_DEPTH);
+					break;
+				}
+				continue;
+			}
+			if (color[ti_idx] == 1) {
+				struct tinfo tt;
+
+				type_info(c, to, &tt);
+				rc = d2b_error_at(c->err, c->path, BTF_SECTION,
+						  c->offs[ti_idx],
+						  "type [%u] %s is part of a reference cycle (through [%u] %s)",
+						  to, kind_name(tt.kind),
+						  c->start_id + f->id,
+						  kind_name(ti.kind));
+				break;
+			}
+			color[ti_idx] = 1;
+			type_info(c, to, &ti);
+			stack[sp++] = (struct frame){ ti_idx, 0, nr_slots(c, &ti) };
+		}
+	}
+out:
+	free(color);
+	free(depth);
+	free(stack);
+	return rc;
+}
+
+/* The whole check of DATA (SIZE bytes) as BTF, split on BASE if not NULL
+ * (BASE_STR_LEN: the size of all its strings). Sets *STR_TOTAL to the size
+ * of all strings, the base's included. */
+static int raw_check(const char *path, const uint8_t *data, size_t size,
+		     const struct btf *base, uint32_t base_str_len,
+		     uint32_t *str_total, struct d2b_error *err)
+{
+	struct raw_check c = {
+		.path = path, .data = data, .size = size, .base = base,
+		.start_id = base ? btf__type_cnt(base) : 1,
+		.base_str_len = base ? base_str_len : 0, .err = err,
+	};
+	int rc;
+
+	rc = check_header(&c);
+	if (!rc)
+		rc = check_strings(&c);
+	if (!rc)
+		rc = check_records(&c);
+	for (uint32_t i = 0; !rc && i < c.nr; i++)
+		rc = check_one(&c, c.start_id + i);
+	if (!rc)
+		rc = check_cycles(&c);
+	free(c.offs);
+	*str_total = c.base_str_len + c.str_len;
+	return rc;
+}
+
+/* ---- Handles ---- */
+
+/*
+ * libbpf 1.1 as Debian ships it declares btf__new_split() but does not
+ * export it; its split parsers take a file name. So split BTF goes through
+ * an anonymous memory file (or, without /proc, a temporary file).
+ */
+static struct btf *parse_split(const uint8_t *data, size_t size,
+			       struct btf *base)
+{
+	char name[64];
+	struct btf *btf = NULL;
+	int fd = memfd_create("d2b-split-btf", MFD_CLOEXEC);
+	bool unlink_it = false;
+	int saved;
+
+	if (fd >= 0) {
+		snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
+		if (access(name, R_OK)) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	if (fd < 0) {
+		const char *dir = getenv("TMPDIR");
+
+		snprintf(name, sizeof(name), "%.40s/d2b-btf-XXXXXX",
+			 dir && *dir ? dir : "/tmp");
+		fd = mkstemp(name);
+		if (fd < 0)
+			return NULL;
+		unlink_it = true;
+	}
+	for (size_t done = 0; done < size;) {
+		ssize_t n = write(fd, data + done, size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			goto out;
+		done += (size_t)n;
+	}
+	btf = btf__parse_raw_split(name, base);
+out:
+	saved = errno;
+	if (unlink_it)
+		unlink(name);
+	close(fd);
+	errno = saved;
+	return btf;
+}
+
+static struct btf_handle *open_bytes(const char *path, const uint8_t *data,
+				     size_t size, const struct btf_handle *base,
+				     struct d2b_error *err)
+{
+	struct btf_handle *h;
+	uint32_t str_total;
+	long lerr;
+
+	if (raw_check(path, data, size, base ? base->btf : NULL,
+		      base ? base->str_total : 0, &str_total, err))
+		return NULL;
+	h = calloc(1, sizeof(*h));
+	if (!h || !(h->path = strdup(path))) {
+		free(h);
+		d2b_error_oom(err);
+		return NULL;
+	}
+	h->base = base;
+	errno = 0;
+	if (base)
+		h->btf = parse_split(data, size, (struct btf *)base->btf);
+	else
+		h->btf = btf__new(data, (uint32_t)size);
+	lerr = errno;
+	if (!h->btf) {
+		d2b_error_at(err, path, BTF_SECTION, 0, "libbpf cannot parse it: %s",
+			     strerror((int)lerr));
+		h->btf = NULL;
+		btf_handle_close(h);
+		return NULL;
+	}
+	h->start_id = base ? btf__type_cnt(base->btf) : 1;
+	h->str_total = str_total;
+	return h;
+}
+
+struct btf_handle *btf_handle_open_memory(const char *path, const void *data,
+					  size_t size,
+					  const struct btf_handle *base,
+					  struct d2b_error *err)
+{
+	return open_bytes(path, data, size, base, err);
+}
+
+struct btf_handle *btf_handle_open(const char *path, const char *base_path,
+				   struct d2b_error *err)
+{
+	struct btf_handle *base = NULL, *h;
+	uint8_t *data = NULL;
+	size_t size = 0;
+
+	if (!path)
+		path = btf_default_vmlinux_path();
+	if (base_path) {
+		base = btf_handle_open(base_path, NULL, err);
+		if (!base)
+			return NULL;
+	}
+	if (read_btf_bytes(path, &data, &size, err)) {
+		btf_handle_close(base);
+		return NULL;
+	}
+	h = open_bytes(path, data, size, base, err);
+	free(data);
+	if (!h) {
+		btf_handle_close(base);
+		return NULL;
+	}
+	h->base_owned = base;
+	return h;
+}
+
+void btf_handle_close(struct btf_handle *h)
+{
+	if (!h)
+		return;
+	btf__free(h->btf);
+	btf_handle_close(h->base_owned);
+	free(h->path);
+	free(h);
+}
+
+const char *btf_handle_path(const struct btf_handle *h)
+{
+	return h->path;
+}
+
+const struct btf *btf_handle_btf(const struct btf_handle *h)
+{
+	return h->btf;
+}
+
+uint32_t btf_handle_start_id(const struct btf_handle *h)
+{
+	return h->start_id;
+}
+
+/* ---- The model ---- */
+
+struct builder {
+	const struct btf *btf;
+	struct cu_model *cu;
+	uint32_t nr_ids;
+	struct type **by_id;		/* NULL: not a model type (or void) */
+	uint32_t *fn_of;		/* id -> functions[] index + 1 */
+	uint32_t *var_of;		/* id -> variables[] index + 1 */
+	struct d2b_error *err;
+};
+
+static const char *bname(const struct builder *b, uint32_t off)
+{
+	const char *s = off ? btf__name_by_offset(b->btf, off) : NULL;
+
+	return s && *s ? s : NULL;
+}
+
+static bool is_model_type(unsigned kind)
+{
+	switch (kind) {
+	case BTF_KIND_INT:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_PTR:
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+	case BTF_KIND_FWD:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+	case BTF_KIND_ARRAY:
+	case BTF_KIND_FUNC_PROTO:
+		return true;
+	}
+	return false;
+}
+
+static struct annotation *new_tag(struct builder *b, const char *name,
+				  const char *value)
+{
+	struct annotation *a = arena_zalloc(&b->cu->arena, sizeof(*a));
+
+	if (a) {
+		a->name = name;
+		a->value = value;
+	}
+	return a;
+}
+
+static int append_tag(struct builder *b, struct annotation **list,
+		      const char *name, const char *value)
+{
+	struct annotation *a = new_tag(b, name, value);
+
+	if (!a)
+		return d2b_error_oom(b->err);
+	while (*list)
+		list = &(*list)->next;
+	*list = a;
+	return 0;
+}
+
+/* The model type of ID, skipping TYPE_TAGs. With TAGS, each skipped tag is
+ * put at the head of *TAGS, so the list ends up innermost first (DWARF's
+ * order: clang lists "int __user __rcu *"'s tags as user, rcu). Validation
+ * guarantees the chain ends. */
+static struct type *resolve(struct builder *b, uint32_t id,
+			    struct annotation **tags)
+{
+	while (id) {
+		const struct btf_type *t = btf__type_by_id(b->btf, id);
+
+		if (btf_kind(t) != BTF_KIND_TYPE_TAG)
+			return b->by_id[id];
+		if (tags) {
+			struct annotation *a =
+				new_tag(b, "btf_type_tag", bname(b, t->name_off));
+
+			if (!a)
+				return NULL;
+			a->next = *tags;
+			*tags = a;
+		}
+		id = t->type;
+	}
+	return NULL;
+}
+
+static uint16_t int_encoding(const struct btf_type *t, const char *name)
+{
+	uint8_t enc = btf_int_encoding(t);
+	bool is_signed = enc & BTF_INT_SIGNED;
+
+	if (enc & BTF_INT_BOOL)
+		return DW_ATE_boolean;
+	/* pahole encodes DW_ATE_signed_char as plain SIGNED: a one-byte
+	 * integer called "...char" is a character type. */
+	if ((enc & BTF_INT_CHAR) ||
+	    (t->size == 1 && name && strstr(name, "char")))
+		return is_signed ? DW_ATE_signed_char : DW_ATE_unsigned_char;
+	return is_signed ? DW_ATE_signed : DW_ATE_unsigned;
+}
+
+static int fill_params(struct builder *b, const struct btf_type *t,
+		       struct param **out, uint32_t *nr, bool *varargs)
+{
+	const struct btf_param *bp = btf_params(t);
+	uint32_t n = btf_vlen(t);
+	struct param *p;
+
+	*varargs = n && bp[n - 1].type == 0;
+	if (*varargs)
+		n--;
+	*nr = n;
+	*out = NULL;
+	if (!n)
+		return 0;
+	p = arena_zalloc(&b->cu->arena, n * sizeof(*p));
+	if (!p)
+		return d2b_error_oom(b->err);
+	for (uint32_t i = 0; i < n; i++) {
+		p[i].name = bname(b, bp[i].name_off);
+		p[i].type = resolve(b, bp[i].type, NULL);
+		p[i].die_offset = 0;
+		if (bp[i].type && !p[i].type && b->err->set)
+			return -1;
+	}
+	*out = p;
+	return 0;
+}
+
+static int fill_type(struct builder *b, uint32_t id, struct type *ty)
+{
+	const struct btf_type *t = btf__type_by_id(b->btf, id);
+	unsigned kind = btf_kind(t);
+	struct arena *a = &b->cu->arena;
+
+	switch (kind) {
+	case BTF_KIND_INT:
+		ty->base.encoding = int_encoding(t, ty->name);
+		if (btf_int_bits(t) != t->size * 8)
+			ty->base.bit_size = btf_int_bits(t);
+		break;
+	case BTF_KIND_FLOAT:
+		ty->base.encoding = DW_ATE_float;
+		break;
+	case BTF_KIND_PTR:
+		ty->type = resolve(b, t->type, &ty->tags);
+		break;
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPEDEF:
+		ty->type = resolve(b, t->type, NULL);
+		break;
+	case BTF_KIND_ARRAY: {
+		const struct btf_array *arr = btf_array(t);
+
+		ty->type = resolve(b, arr->type, NULL);
+		ty->array.dims = arena_zalloc(a, sizeof(*ty->array.dims));
+		if (!ty->array.dims)
+			return d2b_error_oom(b->err);
+		ty->array.nr_dims = 1;
+		ty->array.dims[0].count = arr->nelems;
+		ty->array.dims[0].flexible = arr->nelems == 0;
+		break;
+	}
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION: {
+		const struct btf_member *m = btf_members(t);
+		uint32_t n = btf_vlen(t);
+
+		ty->composite.nr_members = n;
+		if (!n)
+			break;
+		ty->composite.members = arena_zalloc(a, n * sizeof(struct member));
+		if (!ty->composite.members)
+			return d2b_error_oom(b->err);
+		for (uint32_t i = 0; i < n; i++) {
+			struct member *mm = &ty->composite.members[i];
+
+			mm->name = bname(b, m[i].name_off);
+			mm->type = resolve(b, m[i].type, NULL);
+			mm->bit_offset = btf_member_bit_offset(t, i);
+			mm->bit_size = btf_member_bitfield_size(t, i);
+			mm->die_offset = id;
+		}
+		break;
+	}
+	case BTF_KIND_FWD:
+		break;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64: {
+		uint32_t n = btf_vlen(t);
+		bool sgn = btf_kflag(t);
+
+		ty->enumeration.is_signed = sgn;
+		ty->enumeration.nr_values = n;
+		if (!n)
+			break;
+		ty->enumeration.values = arena_zalloc(a, n * sizeof(struct enumerator));
+		if (!ty->enumeration.values)
+			return d2b_error_oom(b->err);
+		for (uint32_t i = 0; i < n; i++) {
+			struct enumerator *e = &ty->enumeration.values[i];
+
+			if (kind == BTF_KIND_ENUM) {
+				const struct btf_enum *be = &btf_enum(t)[i];
+
+				e->name = bname(b, be->name_off);
+				e->value = sgn ? (int64_t)be->val
+					       : (int64_t)(uint32_t)be->val;
+			} else {
+				const struct btf_enum64 *be = &btf_enum64(t)[i];
+
+				e->name = bname(b, be->name_off);
+				e->value = (int64_t)btf_enum64_value(be);
+			}
+		}
+		break;
+	}
+	case BTF_KIND_FUNC_PROTO:
+		ty->type = resolve(b, t->type, NULL);
+		ty->proto.prototyped = true;
+		if (fill_params(b, t, &ty->proto.params, &ty->proto.nr_params,
+				&ty->proto.varargs))
+			return -1;
+		break;
+	}
+	return b->err->set ? -1 : 0;
+}
+
+static int fill_function(struct builder *b, uint32_t id, struct function *fn)
+{
+	const struct btf_type *t = btf__type_by_id(b->btf, id);
+	const struct type *proto = b->by_id[t->type];
+
+	fn->name = bname(b, t->name_off);
+	fn->die_offset = id;
+	fn->scope = TS_UNIT;
+	fn->calling_convention = DW_CC_normal;
+	fn->prototyped = true;
+	fn->external = fn->own_external = btf_vlen(t) != BTF_FUNC_STATIC;
+	fn->declaration = btf_vlen(t) == BTF_FUNC_EXTERN;
+	fn->ret = proto->type;
+	fn->varargs = proto->proto.varargs;
+	fn->nr_params = proto->proto.nr_params;
+	if (fn->nr_params) {
+		size_t sz = fn->nr_params * sizeof(struct param);
+
+		fn->params = arena_alloc(&b->cu->arena, sz);
+		if (!fn->params)
+			return d2b_error_oom(b->err);
+		memcpy(fn->params, proto->proto.params, sz);
+	}
+	return 0;
+}
+
+static void fill_variable(struct builder *b, uint32_t id, struct variable *v)
+{
+	const struct btf_type *t = btf__type_by_id(b->btf, id);
+	uint32_t linkage = btf_var(t)->linkage;
+
+	v->name = bname(b, t->name_off);
+	v->type = resolve(b, t->type, NULL);
+	v->die_offset = id;
+	v->external = linkage != BTF_VAR_STATIC;
+	v->declaration = linkage == BTF_VAR_GLOBAL_EXTERN;
+}
+
+static int attach_decl_tag(struct builder *b, uint32_t id)
+{
+	const struct btf_type *t = btf__type_by_id(b->btf, id);
+	int comp = btf_decl_tag(t)->component_idx;
+	const struct btf_type *target = btf__type_by_id(b->btf, t->type);
+	const char *value = bname(b, t->name_off);
+	struct annotation **list = NULL;
+
+	switch (btf_kind(target)) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+	case BTF_KIND_TYPEDEF: {
+		struct type *ty = b->by_id[t->type];
+
+		list = comp < 0 ? &ty->tags : &ty->composite.members[comp].tags;
+		break;
+	}
+	case BTF_KIND_FUNC: {
+		struct function *fn = &b->cu->functions[b->fn_of[t->type] - 1];
+
+		if (comp >= (int)fn->nr_params)
+			return 0;	/* the "..." of a varargs function */
+		list = comp < 0 ? &fn->tags : &fn->params[comp].tags;
+		break;
+	}
+	case BTF_KIND_VAR:
+		list = &b->cu->variables[b->var_of[t->type] - 1].tags;
+		break;
+	default:
+		return 0;
+	}
+	return append_tag(b, list, "btf_decl_tag", value);
+}
+
+static int build(struct builder *b)
+{
+	struct cu_model *cu = b->cu;
+	uint32_t nt = 0, nf = 0, nv = 0;
+	uint64_t ptr_size = btf__pointer_size(b->btf);
+
+	if (!ptr_size)
+		ptr_size = 8;
+	for (uint32_t id = 1; id < b->nr_ids; id++) {
+		unsigned kind = btf_kind(btf__type_by_id(b->btf, id));
+
+		nt += is_model_type(kind);
+		nf += kind == BTF_KIND_FUNC;
+		nv += kind == BTF_KIND_VAR;
+	}
+	cu->types = arena_zalloc(&cu->arena, (nt ? nt : 1) * sizeof(*cu->types));
+	cu->functions = arena_zalloc(&cu->arena, (nf ? nf : 1) * sizeof(*cu->functions));
+	cu->variables = arena_zalloc(&cu->arena, (nv ? nv : 1) * sizeof(*cu->variables));
+	if (!cu->types || !cu->functions || !cu->variables)
+		return d2b_error_oom(b->err);
+
+	/* Pass 1: every model type, so references can be resolved. */
+	for (uint32_t id = 1; id < b->nr_ids; id++) {
+		const struct btf_type *t = btf__type_by_id(b->btf, id);
+		unsigned kind = btf_kind(t);
+		struct type *ty;
+
+		if (!is_model_type(kind))
+			continue;
+		ty = arena_zalloc(&cu->arena, sizeof(*ty));
+		if (!ty)
+			return d2b_error_oom(b->err);
+		ty->id = cu->nr_types;
+		ty->die_offset = id;
+		ty->cu_lang = DW_LANG_C;
+		ty->scope = TS_UNIT;
+		ty->name = bname(b, t->name_off);
+		switch (kind) {
+		case BTF_KIND_INT:
+		case BTF_KIND_FLOAT:
+			ty->kind = TK_BASE;
+			ty->size = t->size;
+			break;
+		case BTF_KIND_PTR:
+			ty->kind = TK_POINTER;
+			ty->size = ptr_size;
+			break;
+		case BTF_KIND_CONST: ty->kind = TK_CONST; break;
+		case BTF_KIND_VOLATILE: ty->kind = TK_VOLATILE; break;
+		case BTF_KIND_RESTRICT: ty->kind = TK_RESTRICT; break;
+		case BTF_KIND_TYPEDEF: ty->kind = TK_TYPEDEF; break;
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+			ty->kind = kind == BTF_KIND_STRUCT ? TK_STRUCT : TK_UNION;
+			ty->size = t->size;
+			break;
+		case BTF_KIND_FWD:
+			ty->kind = btf_kflag(t) ? TK_UNION : TK_STRUCT;
+			ty->declaration = true;
+			break;
+		case BTF_KIND_ENUM:
+		case BTF_KIND_ENUM64:
+			ty->kind = TK_ENUM;
+			ty->size = t->size;
+			break;
+		case BTF_KIND_ARRAY: ty->kind = TK_ARRAY; break;
+		case BTF_KIND_FUNC_PROTO: ty->kind = TK_FUNC_PROTO; break;
+		}
+		b->by_id[id] = ty;
+		cu->types[cu->nr_types++] = ty;
+	}
+	/* Pass 2: references, members, values, parameters. */
+	for (uint32_t id = 1; id < b->nr_ids; id++)
+		if (b->by_id[id] && fill_type(b, id, b->by_id[id]))
+			return -1;
+	for (uint32_t id = 1; id < b->nr_ids; id++) {
+		unsigned kind = btf_kind(btf__type_by_id(b->btf, id));
+
+		if (kind == BTF_KIND_FUNC) {
+			if (fill_function(b, id, &cu->functions[cu->nr_functions++]))
+				return -1;
+			b->fn_of[id] = cu->nr_functions;
+		} else if (kind == BTF_KIND_VAR) {
+			fill_variable(b, id, &cu->variables[cu->nr_variables++]);
+			b->var_of[id] = cu->nr_variables;
+		}
+	}
+	if (b->err->set)
+		return -1;
+	/* Pass 3: DECL_TAGs, in id order. */
+	for (uint32_t id = 1; id < b->nr_ids; id++) {
+		if (btf_kind(btf__type_by_id(b->btf, id)) == BTF_KIND_DECL_TAG &&
+		    attach_decl_tag(b, id))
+			return -1;
+	}
+	return 0;
+}
+
+struct cu_model *btf_handle_load_model(const struct btf_handle *h,
+				       struct d2b_error *err)
+{
+	struct d2b_error local = { 0 };
+	struct builder b = {
+		.btf = h->btf,
+		.nr_ids = btf__type_cnt(h->btf),
+		.err = err ? err : &local,
+	};
+	struct cu_model *cu = calloc(1, sizeof(*cu));
+
+	if (!cu) {
+		d2b_error_oom(err);
+		return NULL;
+	}
+	arena_init(&cu->arena);
+	b.cu = cu;
+	cu->name = arena_strdup(&cu->arena, h->path);
+	cu->language = DW_LANG_C;
+	cu->addr_size = (uint8_t)(btf__pointer_size(h->btf) ? btf__pointer_size(h->btf) : 8);
+	cu->from_btf = true;
+	b.by_id = calloc(b.nr_ids, sizeof(*b.by_id));
+	b.fn_of = calloc(b.nr_ids, sizeof(*b.fn_of));
+	b.var_of = calloc(b.nr_ids, sizeof(*b.var_of));
+	if (!cu->name || !b.by_id || !b.fn_of || !b.var_of) {
+		d2b_error_oom(b.err);
+		goto fail;
+	}
+	if (build(&b))
+		goto fail;
+	free(b.by_id);
+	free(b.fn_of);
+	free(b.var_of);
+	return cu;
+fail:
+	free(b.by_id);
+	free(b.fn_of);
+	free(b.var_of);
+	cu_model_destroy(cu);
+	return NULL;
+}

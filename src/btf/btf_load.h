@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * btf/btf_load.h: BTF in, the type model out.
+ *
+ * A btf_handle is one validated BTF, opened from
+ *
+ *   - a raw BTF file (starts with the 0xeb9f magic, either byte order),
+ *   - an ELF file's ".BTF" section (read through elf/elf_file.h),
+ *   - either of those as split BTF on top of a base (raw or ELF), as the
+ *     kernel's modules are on top of vmlinux,
+ *   - nothing: btf_default_vmlinux_path() names the running kernel's BTF.
+ *
+ * libbpf (1.1) parses it, but only after our own pass over the raw bytes:
+ * header, section layout, every type's record size, every string offset,
+ * every type id a type refers to (and the kind it must have: a FUNC's type
+ * is a FUNC_PROTO, a DECL_TAG's target a struct, union, func, var or
+ * typedef and its component index in range...), and reference cycles that
+ * would make a printer recurse forever. The only edges that may close a
+ * cycle are the members of a *named* struct or union (printers name those
+ * instead of expanding them): a typedef or pointer loop, an array of
+ * itself, a function prototype taking a pointer to itself, or an anonymous
+ * struct containing itself are errors. Chains deeper than
+ * BTF_LOAD_MAX_DEPTH are refused too. Every error is one line:
+ * "PATH: .BTF+0xOFF: what" (OFF from the start of the BTF data).
+ *
+ * btf_handle_load_model() converts the whole BTF (base types first, for
+ * split BTF, as pahole does) into ONE cu_model:
+ *
+ *   types[i]          every type in BTF id order; types[i]->id == i,
+ *                     types[i]->die_offset == the BTF type id. TYPE_TAG,
+ *                     FUNC, VAR, DATASEC and DECL_TAG records are not types:
+ *     INT, FLOAT      TK_BASE (encoding DW_ATE_boolean / signed_char /
+ *                     unsigned_char / signed / unsigned / float)
+ *     PTR             TK_POINTER; the TYPE_TAGs between it and its pointee
+ *                     become its "btf_type_tag" annotations, in the order
+ *                     DWARF lists them (innermost first)
+ *     CONST, VOLATILE, RESTRICT, TYPEDEF, ARRAY (one dimension each; an
+ *                     array of arrays stays nested; 0 elements: flexible),
+ *     STRUCT, UNION   members with bit offsets and bit-field sizes
+ *     FWD             a struct/union declaration (size 0)
+ *     ENUM, ENUM64    values, is_signed from the kind flag
+ *     FUNC_PROTO      params; a last param of type 0 means "..."
+ *   functions[]       every FUNC in id order: name, the prototype's return
+ *                     type and params (copied: each function's params carry
+ *                     their own decl tags), external from the linkage
+ *   variables[]       every VAR in id order
+ *   DECL_TAG          "btf_decl_tag" annotations on the struct, union,
+ *                     typedef, member, function, parameter or variable
+ *   from_btf          true; cu_lang DW_LANG_C; name = the path opened
+ *
+ * Strings point into the handle's libbpf objects: the model must not
+ * outlive its handle.
+ */
+#ifndef D2B_BTF_BTF_LOAD_H
+#define D2B_BTF_BTF_LOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "load/model.h"
+#include "util/error.h"
+
+struct btf;			/* libbpf's */
+struct btf_handle;
+
+#define BTF_LOAD_MAX_DEPTH 1024
+
+/* Where BTF comes from when no file is named: $PAHOLE_VMLINUX_BTF_FILENAME
+ * when set (even to a missing file: opening it then fails), else
+ * /sys/kernel/btf/vmlinux. */
+const char *btf_default_vmlinux_path(void);
+
+/* What PATH holds, without validating it: */
+enum btf_probe {
+	BTF_PROBE_NONE,		/* unreadable, or neither raw BTF nor ELF */
+	BTF_PROBE_RAW,		/* starts with the BTF magic */
+	BTF_PROBE_ELF,		/* an ELF file with a .BTF section */
+	BTF_PROBE_ELF_NO_BTF,	/* an ELF file without one */
+};
+enum btf_probe btf_probe_file(const char *path);
+
+/*
+ * Open and validate PATH (raw or ELF; NULL: btf_default_vmlinux_path()),
+ * as split BTF on top of BASE_PATH when that is not NULL. Returns the
+ * handle, or NULL with err set.
+ */
+struct btf_handle *btf_handle_open(const char *path, const char *base_path,
+				   struct d2b_error *err);
+/* The same from memory (raw BTF bytes; copied). PATH names it in
+ * messages; BASE may be NULL, else it must outlive the new handle. */
+struct btf_handle *btf_handle_open_memory(const char *path, const void *data,
+					  size_t size,
+					  const struct btf_handle *base,
+					  struct d2b_error *err);
+void btf_handle_close(struct btf_handle *h);	/* accepts NULL */
+
+/* The path it was opened from (the default's, when opened with NULL). */
+const char *btf_handle_path(const struct btf_handle *h);
+/* The libbpf object: base types included for split BTF. */
+const struct btf *btf_handle_btf(const struct btf_handle *h);
+/* The first type id of this BTF's own types: 1, or btf__type_cnt(base)
+ * for split BTF. */
+uint32_t btf_handle_start_id(const struct btf_handle *h);
+
+/*
+ * Convert everything (see above) into a new cu_model the caller owns
+ * (cu_model_destroy). It must be destroyed before the handle is closed.
+ * Returns NULL with err set (out of memory only: the BTF was validated).
+ */
+struct cu_model *btf_handle_load_model(const struct btf_handle *h,
+				       struct d2b_error *err);
+
+#endif

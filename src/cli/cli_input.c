@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* One input, opened per -F FORMAT_LIST, delivered as cu_models in order. */
+#include "cli/cli_input.h"
+
+#include <string.h>
+
+/* Does PATH hold DWARF? (an ELF file with a .debug_info section) */
+static bool has_dwarf(const char *path)
+{
+	struct d2b_error err = { 0 };
+	struct elf_file *ef = elf_file_open(path, &err);
+	bool r;
+
+	if (!ef)
+		return false;
+	r = elf_file_find_section(ef, ".debug_info") ||
+	    elf_file_find_section(ef, ".zdebug_info");
+	elf_file_close(ef);
+	return r;
+}
+
+static int try_format(struct cli_input *in, const char *path, const char *name,
+		      size_t len, const char *btf_base, struct d2b_error *err)
+{
+	if (len == 5 && !strncmp(name, "dwarf", 5)) {
+		if (!path || !has_dwarf(path))
+			return 1;
+		if (cli_dwarf_open(&in->dwarf, path, err))
+			return -1;
+		in->format = CLI_FORMAT_DWARF;
+		return 0;
+	}
+	if (len == 3 && !strncmp(name, "btf", 3)) {
+		enum btf_probe p = btf_probe_file(path ? path
+						       : btf_default_vmlinux_path());
+
+		/* No file: the running kernel's, whose absence is an error. */
+		if (path && p != BTF_PROBE_RAW && p != BTF_PROBE_ELF)
+			return 1;
+		in->btf = btf_handle_open(path, btf_base, err);
+		if (!in->btf)
+			return -1;
+		in->format = CLI_FORMAT_BTF;
+		return 0;
+	}
+	return 1;
+}
+
+int cli_input_open(struct cli_input *in, const char *path, const char *formats,
+		   const char *btf_base, struct d2b_error *err)
+{
+	const char *p;
+
+	memset(in, 0, sizeof(*in));
+	if (!formats)
+		formats = "dwarf";
+	if (!path)	/* the running kernel: BTF only */
+		return try_format(in, NULL, "btf", 3, btf_base, err) ? -1 : 0;
+	for (p = formats; *p;) {
+		size_t n = strcspn(p, ",");
+		int r = try_format(in, path, p, n, btf_base, err);
+
+		if (r <= 0)
+			return r;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return d2b_error_set(err, "file '%s' has no %s type information.", path,
+			     formats);
+}
+
+int cli_input_run(struct cli_input *in, const struct cu_stream_options *opts,
+		  cu_consumer_fn consume, void *ctx, struct d2b_error *err)
+{
+	struct cu_model *cu;
+	int rc;
+
+	switch (in->format) {
+	case CLI_FORMAT_DWARF:
+		return cu_stream_run(&in->dwarf.dwarf, opts, consume, ctx, NULL, err);
+	case CLI_FORMAT_BTF:
+		cu = btf_handle_load_model(in->btf, err);
+		if (!cu)
+			return -1;
+		rc = consume(ctx, cu, err);
+		cu_model_destroy(cu);
+		return rc;
+	case CLI_FORMAT_NONE:
+		break;
+	}
+	return d2b_error_set(err, "no input open");
+}
+
+void cli_input_close(struct cli_input *in)
+{
+	if (in->format == CLI_FORMAT_DWARF)
+		cli_dwarf_close(&in->dwarf);
+	btf_handle_close(in->btf);
+	in->btf = NULL;
+	in->format = CLI_FORMAT_NONE;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cli/cli_input.h: one input file opened per pahole's -F FORMAT_LIST
+ * ("dwarf", "btf", "btf,dwarf"...: the first format the file has wins),
+ * delivered as cu_models in order.
+ *
+ *   struct cli_input in;
+ *   if (cli_input_open(&in, path, "btf,dwarf", base, &err)) ...fail...
+ *   rc = cli_input_run(&in, &stream_opts, consume, ctx, &err);
+ *   cli_input_close(&in);
+ *
+ * DWARF: every unit, through cu_stream_run() (threads, skip_type_units and
+ * load options from the cu_stream_options). BTF: one cu_model holding the
+ * whole BTF (btf/btf_load.h; base types first with --btf_base), built and
+ * destroyed around the one consume() call. In both cases consume() must
+ * copy what it keeps; the input's strings stay valid until
+ * cli_input_close().
+ *
+ * PATH NULL means the running kernel's BTF (btf_default_vmlinux_path():
+ * $PAHOLE_VMLINUX_BTF_FILENAME, else /sys/kernel/btf/vmlinux), whatever the
+ * list says. FORMATS NULL means "dwarf" (pahole's default is "dwarf,btf",
+ * which we also accept: a file without DWARF is then tried as BTF).
+ */
+#ifndef D2B_CLI_CLI_INPUT_H
+#define D2B_CLI_CLI_INPUT_H
+
+#include "btf/btf_load.h"
+#include "cli/cli.h"
+
+enum cli_format {
+	CLI_FORMAT_NONE,
+	CLI_FORMAT_DWARF,
+	CLI_FORMAT_BTF,
+};
+
+struct cli_input {
+	enum cli_format format;		/* the one that was opened */
+	struct cli_dwarf_input dwarf;	/* CLI_FORMAT_DWARF */
+	struct btf_handle *btf;		/* CLI_FORMAT_BTF */
+};
+
+/*
+ * Open PATH in the first format of FORMATS it has. BTF_BASE (may be NULL)
+ * is the base of split BTF. A file that has a format (an ELF file with
+ * .debug_info for "dwarf"; raw BTF, or an ELF file with .BTF, for "btf")
+ * but fails to open in it stops the search with that error (corrupt BTF is
+ * reported, not skipped). A file with none of the formats (unknown names
+ * never match) fails with "file 'PATH' has no LIST type information.", as
+ * pahole says it. Returns 0, or -1 with err set.
+ */
+int cli_input_open(struct cli_input *in, const char *path, const char *formats,
+		   const char *btf_base, struct d2b_error *err);
+
+/* Deliver the units (see above). Returns 0 or -1 with err set (consume's
+ * error included). */
+int cli_input_run(struct cli_input *in, const struct cu_stream_options *opts,
+		  cu_consumer_fn consume, void *ctx, struct d2b_error *err);
+
+void cli_input_close(struct cli_input *in);	/* idempotent */
+
+#endif
