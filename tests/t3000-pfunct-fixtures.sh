@@ -63,7 +63,7 @@ for f in $fx; do
 	name=$(basename "$f")
 	case $name in
 	cxx_*type_units*|type_units*) known PF-TYPE-UNITS; continue ;;
-	cxx_*) known PF-CXX; continue ;;
+	cxx_*|*_cxx.*) known PF-CXX; continue ;;
 	esac
 	if full "$name"; then
 		modes=("" "-P" "--no_parm_names -P" "-s" "-V" "-E" "-H" "-p" "-N" "-l -P")
