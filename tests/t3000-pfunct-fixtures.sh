@@ -76,11 +76,6 @@ for f in $fx; do
 		known PF-BTF-TYPE-TAG
 		modes=("" "-s")
 		;;
-	*.clang.*)
-		# relative line-table directories: a bug of ours, to fix
-		known PF-RELDIR
-		[ ${#modes[@]} = 10 ] && unset 'modes[9]'
-		;;
 	esac
 	for m in "${modes[@]}"; do
 		# shellcheck disable=SC2086

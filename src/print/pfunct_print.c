@@ -198,18 +198,22 @@ void pfunct_format_prototype(struct strbuf *sb, const struct cu_model *cu,
 	if (decl_info) {
 		const struct function *d = fn_decl(cu, fn);
 		const char *file = NULL;
+		unsigned line = d->decl_line;
 
-		/* The model says 0 both for "no DW_AT_decl_file" and for DWARF
-		 * 5's file 0; a real declaration always has a line. */
-		if (d->decl_file || d->decl_line)
+		/* libdw (0.188), and so pfunct 1.24, has no name for file index 0
+		 * (DWARF 5's primary file, which clang uses): it prints
+		 * "(null):0", line included. */
+		if (d->decl_file)
 			file = cu_model_file_name(cu, d->decl_file);
+		else
+			line = 0;
 		strbuf_addf(sb, "/* Used at: %s */\n", cu->name ? cu->name : "");
 		/* pahole prints a missing file as printf prints NULL, and a
 		 * missing line as whatever its stack held (we print 0) */
 		/* pahole has no DIE offset for BTF: it prints 0 */
 		strbuf_addf(sb, "/* <%llx> %s:%u */\n",
 			    cu->from_btf ? 0ULL : (unsigned long long)fn->die_offset,
-			    file && *file ? file : "(null)", d->decl_line);
+			    file && *file ? file : "(null)", line);
 	}
 
 	ft.ret = fn_ret(cu, fn);
