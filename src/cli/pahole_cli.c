@@ -12,12 +12,14 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_input.h"
 #include "print/pahole_select.h"
 
 #define PAHOLE_VERSION "v1.24"
 
 enum {
 	OPT_HEX = 256,
+	OPT_BTF_BASE,
 	OPT_VERSION,
 	OPT_SUPPRESS_PACKED,
 	OPT_SUPPRESS_ALIGNED,
@@ -33,6 +35,7 @@ static const struct option long_opts[] = {
 	{ "rel_offset", no_argument, NULL, 'r' },
 	{ "sizes", no_argument, NULL, 's' },
 	{ "hex", no_argument, NULL, OPT_HEX },
+	{ "btf_base", required_argument, NULL, OPT_BTF_BASE },
 	{ "suppress_packed", no_argument, NULL, OPT_SUPPRESS_PACKED },
 	{ "suppress_aligned_attribute", no_argument, NULL, OPT_SUPPRESS_ALIGNED },
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -84,42 +87,29 @@ static int consume(void *ctx, struct cu_model *cu, struct d2b_error *err)
 	return 0;
 }
 
-static int check_formats(const char *list, struct d2b_error *err)
+/* PATH NULL: the running kernel's BTF. FORMATS NULL: DWARF (pahole 1.24
+ * reads a named file's DWARF unless -F says otherwise). */
+static int run_file(const char *path, const char *formats, const char *btf_base,
+		    const struct pahole_select_opts *so, unsigned threads,
+		    struct d2b_error *err)
 {
-	char *copy = strdup(list), *s, *save = NULL;
-	bool dwarf = false;
-
-	if (!copy)
-		return d2b_error_oom(err);
-	for (s = strtok_r(copy, ",", &save); s; s = strtok_r(NULL, ",", &save))
-		if (!strcmp(s, "dwarf"))
-			dwarf = true;
-	free(copy);
-	if (!dwarf)
-		return d2b_error_set(err, "format path '%s': only 'dwarf' is supported", list);
-	return 0;
-}
-
-static int run_file(const char *path, const struct pahole_select_opts *so,
-		    unsigned threads, struct d2b_error *err)
-{
-	struct cli_dwarf_input in;
+	struct cli_input in;
 	struct cu_stream_options copts = { 0 };
 	struct pahole_run r = { 0 };
 	int rc;
 
-	if (cli_dwarf_open(&in, path, err))
+	if (cli_input_open(&in, path, formats, btf_base, err))
 		return -1;
 	r.sel = pahole_select_create(so, err);
 	if (!r.sel) {
-		cli_dwarf_close(&in);
+		cli_input_close(&in);
 		return -1;
 	}
 	copts.threads = threads;
 	copts.load.skip_functions = true;
 	copts.load.skip_locations = true;
 	copts.load.skip_line_files = true;
-	rc = cu_stream_run(&in.dwarf, &copts, consume, &r, NULL, err);
+	rc = cli_input_run(&in, &copts, consume, &r, err);
 	if (rc && r.stopped) {
 		d2b_error_clear(err);
 		rc = 0;
@@ -130,7 +120,7 @@ static int run_file(const char *path, const struct pahole_select_opts *so,
 		fprintf(stderr, "pahole: type '%s' not found\n", pahole_select_missing(r.sel));
 	strbuf_free(&r.out);
 	pahole_select_destroy(r.sel);
-	cli_dwarf_close(&in);
+	cli_input_close(&in);
 	return rc;
 }
 
@@ -154,6 +144,7 @@ int pahole_main(int argc, char **argv)
 {
 	struct pahole_select_opts so = { .mode = PAHOLE_LAYOUT };
 	struct d2b_error err = { 0 };
+	const char *formats = NULL, *btf_base = NULL;
 	unsigned threads = 1;
 	int c;
 
@@ -174,8 +165,10 @@ int pahole_main(int argc, char **argv)
 			so.print.expand_types = true;
 			break;
 		case 'F':
-			if (check_formats(optarg, &err))
-				return cli_fail("pahole", &err);
+			formats = optarg;
+			break;
+		case OPT_BTF_BASE:
+			btf_base = optarg;
 			break;
 		case 'j':
 			threads = cli_parse_jobs(optarg);
@@ -216,12 +209,12 @@ int pahole_main(int argc, char **argv)
 			return 64;
 		}
 	}
-	if (optind >= argc) {
-		d2b_error_set(&err, "no input file");
-		return cli_fail("pahole", &err);
-	}
+	/* No file: the running kernel's BTF, as pahole does. */
+	if (optind >= argc)
+		return run_file(NULL, "btf", btf_base, &so, threads, &err) ?
+			       cli_fail("pahole", &err) : 0;
 	for (int i = optind; i < argc; i++)
-		if (run_file(argv[i], &so, threads, &err))
+		if (run_file(argv[i], formats, btf_base, &so, threads, &err))
 			return cli_fail("pahole", &err);
 	return 0;
 }
