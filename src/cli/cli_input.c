@@ -66,6 +66,15 @@ int cli_input_open(struct cli_input *in, const char *path, const char *formats,
 		if (*p == ',')
 			p++;
 	}
+	/* Nothing matched. When only ELF formats were asked for, a file that
+	 * is not even ELF gets the reason: missing, empty, not ELF. */
+	if (!strstr(formats, "btf")) {
+		struct elf_file *ef = elf_file_open(path, err);
+
+		if (!ef)
+			return -1;
+		elf_file_close(ef);
+	}
 	return d2b_error_set(err, "file '%s' has no %s type information.", path,
 			     formats);
 }
