@@ -438,11 +438,13 @@ struct btf_func_cand *btf_func_set_add(struct btf_func_set *s, uint32_t nr_param
 	memset(c, 0, sizeof(*c));
 	c->first_param = (uint32_t)s->nr_params;
 	c->nr_params = nr_params;
-	memset(&s->params[s->nr_params], 0, nr_params * sizeof(*s->params));
+	if (nr_params)	/* params may still be NULL: memset(NULL, 0, 0) is UB */
+		memset(&s->params[s->nr_params], 0, nr_params * sizeof(*s->params));
 	s->nr_params += nr_params;
 	c->first_annot = (uint32_t)s->nr_annots;
 	c->nr_annots = nr_annots;
-	memset(&s->annots[s->nr_annots], 0, nr_annots * sizeof(*s->annots));
+	if (nr_annots)
+		memset(&s->annots[s->nr_annots], 0, nr_annots * sizeof(*s->annots));
 	s->nr_annots += nr_annots;
 	return c;
 }
