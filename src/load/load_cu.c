@@ -592,7 +592,12 @@ static int handle_member(struct loader *l, struct scope *s, const struct dw_die 
 
 /* Move the N scratch entries at SRC into a new arena array: *DST is NULL
  * when N is 0. Returns -1 when out of memory. */
-static int take_scratch(struct arena *a, const void *src, size_t n, size_t size, void **dst)
+/* Copy N elements of SIZE bytes, from element FIRST of the scratch array
+ * BASE, into the arena. BASE may be NULL when N is 0 (a vector never grown):
+ * the element address is formed only when there is something to copy, as
+ * NULL + 0 is undefined behaviour. */
+static int take_scratch(struct arena *a, const void *base, size_t first, size_t n,
+			size_t size, void **dst)
 {
 	*dst = NULL;
 	if (!n)
@@ -600,7 +605,7 @@ static int take_scratch(struct arena *a, const void *src, size_t n, size_t size,
 	*dst = arena_alloc(a, n * size);
 	if (!*dst)
 		return -1;
-	memcpy(*dst, src, n * size);
+	memcpy(*dst, (const char *)base + first * size, n * size);
 	return 0;
 }
 
@@ -616,7 +621,7 @@ static int close_scope(struct loader *l)
 		struct member *members;
 
 		n = l->members.len - s->first;
-		if (take_scratch(a, l->members.data + s->first, n, sizeof(*members), &arr))
+		if (take_scratch(a, l->members.data, s->first, n, sizeof(*members), &arr))
 			return oom(l);
 		members = arr;
 		for (size_t i = 0; i < n; i++) {
@@ -629,7 +634,7 @@ static int close_scope(struct loader *l)
 		l->members.len = s->first;
 		l->member_type_offs.len = s->first;
 		n = l->nested.len - s->first_nested;
-		if (take_scratch(a, l->nested.data + s->first_nested, n, sizeof(struct type *), &arr))
+		if (take_scratch(a, l->nested.data, s->first_nested, n, sizeof(struct type *), &arr))
 			return oom(l);
 		s->type->composite.nested = arr;
 		s->type->composite.nr_nested = (uint32_t)n;
@@ -638,7 +643,7 @@ static int close_scope(struct loader *l)
 	}
 	case SCOPE_ENUM:
 		n = l->enumerators.len - s->first;
-		if (take_scratch(a, l->enumerators.data + s->first, n, sizeof(struct enumerator), &arr))
+		if (take_scratch(a, l->enumerators.data, s->first, n, sizeof(struct enumerator), &arr))
 			return oom(l);
 		s->type->enumeration.values = arr;
 		s->type->enumeration.nr_values = (uint32_t)n;
@@ -646,7 +651,7 @@ static int close_scope(struct loader *l)
 		break;
 	case SCOPE_ARRAY:
 		n = l->dims.len - s->first;
-		if (take_scratch(a, l->dims.data + s->first, n, sizeof(struct array_dim), &arr))
+		if (take_scratch(a, l->dims.data, s->first, n, sizeof(struct array_dim), &arr))
 			return oom(l);
 		s->type->array.dims = arr;
 		s->type->array.nr_dims = (uint32_t)n;
@@ -657,7 +662,7 @@ static int close_scope(struct loader *l)
 		struct param *params;
 
 		n = l->params.len - s->first;
-		if (take_scratch(a, l->params.data + s->first, n, sizeof(*params), &arr))
+		if (take_scratch(a, l->params.data, s->first, n, sizeof(*params), &arr))
 			return oom(l);
 		params = arr;
 		for (size_t i = 0; i < n; i++) {
@@ -1385,7 +1390,8 @@ static int build(struct loader *l)
 	cu->variables = arena_alloc(&cu->arena, (l->vars.len + 1) * sizeof(*cu->variables));
 	if (!cu->types || !cu->functions || !cu->variables)
 		return oom(l);
-	memcpy(cu->types, l->types.data, l->types.len * sizeof(*cu->types));
+	if (l->types.len)	/* data is NULL when no type was seen */
+		memcpy(cu->types, l->types.data, l->types.len * sizeof(*cu->types));
 	if (resolve_fixups(l))
 		return -1;
 	for (size_t i = 0; i < l->funcs.len; i++)

@@ -211,20 +211,38 @@ static const struct type *strip_member(const struct member *m)
 	return c_type_strip(m->type);
 }
 
-static uint32_t type_natural_alignment(struct layout_cache *lc, const struct type *t)
+/* Broken DWARF can make a struct contain itself by value (directly or
+ * through other structs and arrays). While a struct's alignment is being
+ * computed its cache slot holds ALIGN_BUSY, and a member that leads back to
+ * it counts as 1; MAX_ALIGN_DEPTH bounds the recursion when no cache slot
+ * is available. */
+#define ALIGN_BUSY UINT32_MAX
+#define MAX_ALIGN_DEPTH 256
+
+static uint32_t natural_alignment(struct layout_cache *lc, const struct type *t,
+				  unsigned depth);
+
+static uint32_t type_natural_alignment(struct layout_cache *lc, const struct type *t,
+				       unsigned depth)
 {
 	struct layout_class *c = class_of(lc, t);
 	uint32_t a = 0;
 
+	if (c && c->natural_alignment == ALIGN_BUSY)
+		return 1;
 	if (c && c->natural_alignment)
 		return c->natural_alignment;
+	if (depth >= MAX_ALIGN_DEPTH)
+		return 1;
+	if (c)
+		c->natural_alignment = ALIGN_BUSY;
 	for (uint32_t i = 0; i < t->composite.nr_members; i++) {
 		const struct member *m = &t->composite.members[i];
 		uint32_t ma;
 
 		if (m->is_static)
 			continue;
-		ma = layout_natural_alignment(lc, strip_member(m));
+		ma = natural_alignment(lc, strip_member(m), depth + 1);
 		if (a < ma)
 			a = ma;
 	}
@@ -235,9 +253,15 @@ static uint32_t type_natural_alignment(struct layout_cache *lc, const struct typ
 
 uint32_t layout_natural_alignment(struct layout_cache *lc, const struct type *t)
 {
+	return natural_alignment(lc, t, 0);
+}
+
+static uint32_t natural_alignment(struct layout_cache *lc, const struct type *t,
+				  unsigned depth)
+{
 	uint64_t a = 1;
 
-	for (int depth = 0; t && depth < 64; depth++) {
+	for (int hops = 0; t && hops < 64; hops++) {
 		switch (t->kind) {
 		case TK_POINTER:
 		case TK_REFERENCE:
@@ -251,7 +275,7 @@ uint32_t layout_natural_alignment(struct layout_cache *lc, const struct type *t)
 		case TK_STRUCT:
 		case TK_CLASS:
 		case TK_UNION:
-			a = type_natural_alignment(lc, t);
+			a = type_natural_alignment(lc, t, depth);
 			break;
 		case TK_ARRAY:
 			t = c_type_strip(t->type);

@@ -29,10 +29,48 @@ struct pconf {
 	bool union_member, first_member, last_member;
 };
 
+/*
+ * Broken DWARF can make a struct or union contain itself by value, or share
+ * one inline-printed type many times over (output exponential in the
+ * nesting). An inline expansion is refused, and the type printed by name
+ * instead, when the type is already being expanded further out, when
+ * MAX_EXPAND_DEPTH expansions are open, or when the text of the top-level
+ * type passed MAX_TYPE_TEXT bytes (real kernels stay far below: task_struct
+ * with -E is 73 KB in Debian 12's vmlinux). A typedef chain is followed at
+ * most MAX_TYPEDEF_HOPS hops (a loop of typedefs ends there).
+ */
+#define MAX_EXPAND_DEPTH 64
+#define MAX_TYPE_TEXT (1u << 20)
+#define MAX_TYPEDEF_HOPS 64
+
 struct pctx {
 	struct strbuf *sb;
 	struct layout_cache *lc;
+	size_t start;			/* sb->len when the top-level type began */
+	unsigned nr_open;
+	const struct type *open[MAX_EXPAND_DEPTH];	/* being expanded */
 };
+
+static bool can_expand(const struct pctx *p, const struct type *t)
+{
+	/* Out of memory, the text stops growing: stop expanding too. */
+	if (p->nr_open >= MAX_EXPAND_DEPTH || p->sb->oom ||
+	    p->sb->len - p->start > MAX_TYPE_TEXT)
+		return false;
+	for (unsigned i = 0; i < p->nr_open; i++)
+		if (p->open[i] == t)
+			return false;
+	return true;
+}
+
+/* Returns whether T was pushed (pop it then). */
+static bool open_type(struct pctx *p, const struct type *t)
+{
+	if (p->nr_open >= MAX_EXPAND_DEPTH)
+		return false;
+	p->open[p->nr_open++] = t;
+	return true;
+}
 
 static size_t put_tabs(struct pctx *p, int n)
 {
@@ -74,6 +112,10 @@ static size_t union_fprintf(struct pctx *p, const struct type *t,
 			    const struct pconf *conf);
 static size_t tag_fprintf(struct pctx *p, const struct type *t,
 			  const struct pconf *conf);
+static size_t class_fprintf_body(struct pctx *p, const struct type *t,
+				 const struct pconf *conf);
+static size_t union_fprintf_body(struct pctx *p, const struct type *t,
+				 const struct pconf *conf);
 
 static size_t enum_fprintf(struct pctx *p, const struct type *t,
 			   const struct pconf *conf)
@@ -147,13 +189,15 @@ static size_t type_fprintf(struct pctx *p, const struct type *type,
 	if (conf->expand_types) {
 		bool expanded = false;
 
-		while (type && type->kind == TK_TYPEDEF) {
+		int hops = 0;
+
+		while (type && type->kind == TK_TYPEDEF && hops++ < MAX_TYPEDEF_HOPS) {
 			strbuf_addf(p->sb, expanded ? " -> %s" : "/* typedef %s",
 				    nn(type->name));
 			expanded = true;
 			type = type->type;
 		}
-		if (!type)
+		if (!type || type->kind == TK_TYPEDEF)
 			goto not_found;
 		if (expanded)
 			strbuf_puts(p->sb, " */ ");
@@ -221,6 +265,8 @@ print_default:
 			strbuf_addf(p->sb, "%s %-*s %s",
 				    type->kind == TK_CLASS ? "class" : "struct",
 				    tconf.type_spacing - 7, type->name, name ? name : "");
+		} else if (!can_expand(p, type)) {
+			goto print_default;
 		} else {
 			if (!tconf.suppress_comments)
 				layout_holes(p->lc, type);
@@ -232,6 +278,8 @@ print_default:
 		if (type->name && !conf->expand_types) {
 			strbuf_addf(p->sb, "union %-*s %s", tconf.type_spacing - 6,
 				    type->name, name ? name : "");
+		} else if (!can_expand(p, type)) {
+			goto print_default;
 		} else {
 			tconf.type_spacing -= 8;
 			union_fprintf(p, type, &tconf);
@@ -367,8 +415,8 @@ static void newline_once(struct pctx *p, int *newline)
 		strbuf_putc(p->sb, '\n');
 }
 
-static size_t class_fprintf(struct pctx *p, const struct type *t,
-			    const struct pconf *conf)
+static size_t class_fprintf_body(struct pctx *p, const struct type *t,
+				 const struct pconf *conf)
 {
 	size_t start = p->sb->len;
 	struct pconf cconf = *conf;
@@ -616,8 +664,8 @@ static size_t class_fprintf(struct pctx *p, const struct type *t,
 	return p->sb->len - start;
 }
 
-static size_t union_fprintf(struct pctx *p, const struct type *t,
-			    const struct pconf *conf)
+static size_t union_fprintf_body(struct pctx *p, const struct type *t,
+				 const struct pconf *conf)
 {
 	size_t start = p->sb->len;
 	int indent = clamp_indent(conf->indent);
@@ -648,6 +696,29 @@ static size_t union_fprintf(struct pctx *p, const struct type *t,
 	strbuf_addf(p->sb, "%.*s}%s%s", indent, tabs, conf->suffix ? " " : "",
 		    conf->suffix ? conf->suffix : "");
 	return p->sb->len - start;
+}
+
+/* class_fprintf / union_fprintf: the body, with T on the open stack. */
+static size_t class_fprintf(struct pctx *p, const struct type *t,
+			    const struct pconf *conf)
+{
+	bool pushed = open_type(p, t);
+	size_t n = class_fprintf_body(p, t, conf);
+
+	if (pushed)
+		p->nr_open--;
+	return n;
+}
+
+static size_t union_fprintf(struct pctx *p, const struct type *t,
+			    const struct pconf *conf)
+{
+	bool pushed = open_type(p, t);
+	size_t n = union_fprintf_body(p, t, conf);
+
+	if (pushed)
+		p->nr_open--;
+	return n;
 }
 
 static size_t typedef_fprintf(struct pctx *p, const struct type *t,
@@ -783,7 +854,7 @@ void pahole_print_type(struct strbuf *sb, struct layout_cache *lc,
 		       const struct type *t, const char *prefix,
 		       const char *suffix, const struct pahole_print_opts *o)
 {
-	struct pctx p = { sb, lc };
+	struct pctx p = { .sb = sb, .lc = lc, .start = sb->len };
 	struct pconf conf = {
 		.prefix = prefix,
 		.suffix = suffix,

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# fuzz/seeds.sh HARNESS DIR: write the seed corpus of HARNESS into DIR.
+#   fuzz_dwarf  small objects and executables built from tests/fixtures
+#               (-O0 -g, DWARF 4 and 5, gcc and clang, type units,
+#               compressed sections) and the crafted files of
+#               tests/tools/mkdwarf.py and tests/tools/hostile.py
+#   fuzz_cli    argument lists (see fuzz_cli.c for the format)
+set -u
+harness=$1 dir=$2
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+mkdir -p "$dir"
+
+seed_dwarf() {
+	local fx="$src/tests/fixtures" f n cc v
+	for f in structs bitfields enums functions arrays qualifiers pahole_nested \
+		 pfunct_types btf_tags base_types; do
+		[ -f "$fx/$f.c" ] || continue
+		for cc in gcc clang; do
+			command -v $cc >/dev/null || continue
+			for v in 4 5; do
+				n="$dir/$f.$cc.dwarf$v.o"
+				$cc -w -g -gdwarf-$v -O0 -c "$fx/$f.c" -o "$n" 2>/dev/null || rm -f "$n"
+			done
+		done
+	done
+	# A linked executable, one with type units, one optimised (location lists).
+	gcc -w -g -O0 "$fx/structs.c" -o "$dir/structs.exe" 2>/dev/null
+	gcc -w -g -gdwarf-4 -fdebug-types-section -O0 -c "$fx/type_units.c" \
+		-o "$dir/type_units.o" 2>/dev/null
+	gcc -w -g -O2 -c "$fx/functions.c" -o "$dir/functions.O2.o" 2>/dev/null
+	if command -v g++ >/dev/null && [ -f "$fx/cxx_basic.cc" ]; then
+		g++ -w -g -O0 -c "$fx/cxx_basic.cc" -o "$dir/cxx_basic.o" 2>/dev/null
+	fi
+	# Compressed debug sections (zlib, zstd when objcopy knows it).
+	objcopy --compress-debug-sections=zlib "$dir/structs.gcc.dwarf5.o" \
+		"$dir/structs.zlib.o" 2>/dev/null
+	objcopy --compress-debug-sections=zstd "$dir/structs.gcc.dwarf5.o" \
+		"$dir/structs.zstd.o" 2>/dev/null || true
+	for n in good truncated bad-abbrev unknown-form bad-ref bad-version loop-abbrev; do
+		python3 "$src/tests/tools/mkdwarf.py" $n "$dir/mk-$n.o" 2>/dev/null
+	done
+	if [ -f "$src/tests/tools/hostile.py" ]; then
+		python3 "$src/tests/tools/hostile.py" seeds "$dir" 2>/dev/null
+	fi
+	# Drop what is too big to mutate usefully.
+	find "$dir" -type f -size +64k -delete
+}
+
+seed_cli() {
+	local i=0 a
+	# byte 0: 0 pahole, 1 pfunct; arguments separated by NUL
+	while IFS= read -r a; do
+		printf "$a" > "$dir/args-$i"
+		i=$((i + 1))
+	done <<'ARGS'
+\000-C\000pair
+\000-E\000-C\000list,node
+\000-s
+\000--hex\000-r\000--suppress_packed
+\000-j2\000@\000@
+\000-F\000dwarf,btf\000-c\00032
+\000--suppress_aligned_attribute\000-E
+\000--jobs=1\000-Cs
+\000--version
+\000-?
+\000--bogus
+\001-P
+\001-V\000-l
+\001-s
+\001-p\000-E
+\001-N\000-G
+\001-f\000main\000-P
+\001--no_parm_names\000-P\000-H
+\001-j\000@
+\001--usage
+\001--help
+\001-F\000ctf
+\001-a
+\001--compile
+ARGS
+}
+
+case $harness in
+fuzz_dwarf) seed_dwarf ;;
+fuzz_cli) seed_cli ;;
+*) echo "seeds.sh: unknown harness $harness" >&2; exit 2 ;;
+esac
