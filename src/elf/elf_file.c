@@ -58,7 +58,7 @@ void elf_wr64(uint8_t *p, uint64_t v, bool le)
 
 uint64_t elf_decompress_cap(const struct elf_file *ef)
 {
-	const uint64_t floor = 1ULL << 30;
+	const uint64_t floor = 64ULL << 20;	/* 64 MiB: the bound stays a small multiple of the file */
 	uint64_t scaled = (uint64_t)ef->size > UINT64_MAX / 64 ? UINT64_MAX
 							       : (uint64_t)ef->size * 64;
 
