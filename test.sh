@@ -4,6 +4,8 @@
 #
 #   D2B_CORPUS=0   skip the kernel-scale tests (they fetch a Debian cloud
 #                  kernel's debug package, ~280 MB, into ~/.cache/dwarf2btf)
+#   D2B_SANITIZERS=0  skip the ASan+UBSan and TSan runs
+#   D2B_FUZZ_SECONDS=N  seconds per fuzz harness in the smoke run (0: none)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -39,5 +41,14 @@ if [ "${D2B_SANITIZERS:-1}" = 1 ] && [ $# = 0 ]; then
 		ctest --test-dir build-address --output-on-failure -j"$(nproc)"
 	D2B_CORPUS=0 TSAN_OPTIONS=halt_on_error=1 \
 		ctest --test-dir build-thread --output-on-failure -j"$(nproc)" \
-		-R 'unit/test_pool|t0200|t2000|t3000'
+		-R 'unit/test_pool|t0200|t2000|t3000|t6030'
+fi
+
+# A short libFuzzer run of each harness (fuzz/README.md); D2B_FUZZ_SECONDS=0
+# skips it.
+if [ "${D2B_FUZZ_SECONDS:-60}" != 0 ] && [ $# = 0 ]; then
+	rc=0
+	D2B_FUZZ_BUILD="$PWD/build-fuzz" D2B_FUZZ_SECONDS=${D2B_FUZZ_SECONDS:-60} \
+		bash fuzz/smoke.sh || rc=$?
+	[ $rc = 0 ] || [ $rc = 77 ] || exit $rc
 fi
