@@ -170,11 +170,14 @@ static void find_holes(const struct type *t, struct layout_class *c)
 			cur_bitfield_end = bit_end;
 		}
 
+		/* pahole keeps byte holes in 16-bit unsigned fields: a member
+		 * that starts before the previous one ended (BTF from clang
+		 * can say so) leaves a hole of 65536 minus the overlap */
 		if (last) {
-			last->hole = (int)byte_holes;
+			last->hole = (int)(uint16_t)byte_holes;
 			last->bit_hole = (int)bit_holes;
 		} else {
-			c->pre_hole = (int)byte_holes;
+			c->pre_hole = (int)(uint16_t)byte_holes;
 			c->pre_bit_hole = (int)bit_holes;
 		}
 		if (bit_holes)

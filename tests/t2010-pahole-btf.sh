@@ -1,0 +1,140 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# pahole -F btf: our text must equal Debian's pahole 1.24 (the oracle) byte
+# for byte, stdout and stderr, when both read the same BTF:
+#   - every *.O2.dwarf5 fixture build, its BTF made two ways:
+#       j.BUILD  a copy of the build with .BTF added by the oracle's -J
+#                (skipped where the oracle cannot encode it);
+#       d.BUILD  a raw BTF file from our --btf_encode_detached;
+#     each compared with no option, -E and --hex;
+#   - a source written here that exercises the alignment pahole infers for
+#     BTF (which has none): cacheline-aligned members and structs, aligned
+#     unions, bit-fields, negative and 64-bit enumerators;
+#   - the corpus vmlinux's shipped .BTF (default and -E; skipped without a
+#     corpus, see d2b_corpus in tests/lib.sh).
+# tests/compat/pahole-btf.todo lists the differences not fixed yet (one line
+# each: ID CASE-GLOB OPTIONS, "*" for every option set; CASE is j.BUILD,
+# d.BUILD, align.o or vmlinux). A listed case is reported as "TODO (not
+# implemented yet)" and does not fail the test; a listed case that matches
+# fails it (TODO-PASS), so that finished lines are removed.
+. "$D2B_SRC/tests/lib.sh"
+d2b_need_cmd pahole
+ORACLE=$(command -v pahole)
+OURS="$D2B_BUILD/pahole"
+[ -x "$OURS" ] || d2b_fail "no $OURS"
+"$ORACLE" --version 2>/dev/null | grep -qx 'v1.24' || d2b_skip "oracle is not pahole v1.24"
+TODO=$D2B_SRC/tests/compat/pahole-btf.todo
+
+tmp=$(d2b_tmpdir)
+fails=0 checked=0 todos=0
+
+listed() {	# $1 = case name, $2 = options; prints the ID
+	[ -f "$TODO" ] || return 1
+	local id glob opts
+	while read -r id glob opts; do
+		case $id in ''|'#'*) continue ;; esac
+		# shellcheck disable=SC2053
+		if [[ $1 == $glob ]] && { [ "$opts" = "$2" ] || [ "$opts" = "*" ]; }; then
+			echo "$id"
+			return 0
+		fi
+	done <"$TODO"
+	return 1
+}
+
+compare() {	# $1 = case name, $2 = BTF file, rest = options
+	local name=$1 f=$2 td
+	shift 2
+	checked=$((checked + 1))
+	"$ORACLE" -F btf "$@" "$f" >"$tmp/ref.out" 2>"$tmp/ref.err"
+	"$OURS" -F btf "$@" "$f" >"$tmp/our.out" 2>"$tmp/our.err"
+	td=$(listed "$name" "$*")
+	if cmp -s "$tmp/ref.out" "$tmp/our.out" && cmp -s "$tmp/ref.err" "$tmp/our.err"; then
+		if [ -n "$td" ]; then
+			echo "TODO-PASS: $name [$*] (remove $td from tests/compat/pahole-btf.todo)"
+			fails=$((fails + 1))
+		fi
+	elif [ -n "$td" ]; then
+		echo "TODO (not implemented yet) $td: $name [$*]"
+		todos=$((todos + 1))
+	else
+		echo "FAIL: $name [$*]"
+		diff -u "$tmp/ref.out" "$tmp/our.out" | head -20
+		diff -u "$tmp/ref.err" "$tmp/our.err" | head -5
+		fails=$((fails + 1))
+	fi
+}
+
+# The oracle's BTF really lacks alignment: the inference is what we test.
+cat >"$tmp/align.c" <<'EOF'
+struct cl { long a; int b __attribute__((__aligned__(64))); char c; };
+struct al16 { long x; } __attribute__((__aligned__(16)));
+struct mid { char c; struct al16 s; short t __attribute__((__aligned__(32))); };
+union un { int i; struct al16 s; char buf[20]; };
+struct bits { unsigned a:3, b:7; char c; unsigned long d:40, e:20; int f; };
+struct holder {
+	struct cl cl;
+	union un u;
+	struct bits b;
+	enum { NEG = -3, POS = 7 } e;
+	enum { BIG = 0x100000000LL, NBIG = -2LL } e64;
+	char tail[0];
+} __attribute__((__aligned__(128)));
+struct holder h;
+struct mid m;
+EOF
+if command -v gcc >/dev/null 2>&1 &&
+   gcc -g -c -o "$tmp/align.o" "$tmp/align.c" &&
+   "$ORACLE" -J "$tmp/align.o" >"$tmp/j.log" 2>&1; then
+	for o in "" -E --hex; do
+		# shellcheck disable=SC2086
+		compare align.o "$tmp/align.o" $o
+	done
+	# the inferred attributes must be there: a test that cannot fail is none
+	"$OURS" -F btf "$tmp/align.o" >"$tmp/h.out" 2>&1
+	while read -r want; do
+		grep -qF -- "$want" "$tmp/h.out" ||
+			{ echo "FAIL: align.o: no line '$want'"; fails=$((fails + 1)); }
+	done <<'EOF'
+int                        b __attribute__((__aligned__(64))); /*    64     4 */
+/* forced alignments: 1, forced holes: 1, sum forced holes: 56 */
+struct al16                s __attribute__((__aligned__(16))); /*    16    16 */
+} __attribute__((__aligned__(128)));
+NEG = 4294967293,
+NBIG = 18446744073709551614,
+EOF
+else
+	echo "note: gcc or pahole -J unavailable, alignment source not checked"
+fi
+
+fx=$(d2b_fixtures '*') || d2b_fail "fixtures"
+for f in $fx; do
+	name=$(basename "$f")
+	case $name in *.O2.dwarf5) ;; *) continue ;; esac
+	cp "$f" "$tmp/j.$name" || d2b_fail "cp $f"
+	if "$ORACLE" -J "$tmp/j.$name" >/dev/null 2>&1; then
+		for o in "" -E --hex; do
+			# shellcheck disable=SC2086
+			compare "j.$name" "$tmp/j.$name" $o
+		done
+	fi
+	rm -f "$tmp/j.$name"
+	if "$OURS" --btf_encode_detached="$tmp/d.$name" "$f" >/dev/null 2>&1; then
+		for o in "" -E --hex; do
+			# shellcheck disable=SC2086
+			compare "d.$name" "$tmp/d.$name" $o
+		done
+	fi
+	rm -f "$tmp/d.$name"
+done
+
+if corpus=$(d2b_corpus) && [ -f "$corpus/vmlinux" ]; then
+	compare vmlinux "$corpus/vmlinux"
+	compare vmlinux "$corpus/vmlinux" -E
+else
+	echo "note: no corpus, vmlinux not checked"
+fi
+
+[ "$checked" -gt 0 ] || d2b_fail "no comparison ran"
+echo "$checked comparisons: $fails failures, $todos TODO (not implemented yet)"
+[ $fails -eq 0 ]
