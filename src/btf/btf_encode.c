@@ -105,17 +105,30 @@ void btf_encode_ctx_deinit(struct btf_encode_ctx *ctx)
 
 /* ---- per-CU encoding ---- */
 
+/*
+ * A function candidate's parameter name or annotation value. btf__add_btf
+ * interned a fragment's type strings before its candidates' strings, so the
+ * fragment does too: these wait until every type (variables included) is in.
+ */
+struct pending_str {
+	const char *s;
+	uint32_t index;		/* into funcs.params or funcs.annots */
+	bool annot;
+};
+
 struct cu_enc {
 	const struct btf_encode_ctx *ctx;
 	const struct btf_features *f;
 	const struct cu_model *cu;
 	struct btf_fragment *frag;
-	struct btf *btf;
+	struct btf_raw *raw;
 	uint32_t *ids;		/* model index -> local id; 0: not a type of its own */
 	uint32_t *extra;	/* model index -> first extra id (tags, inner arrays) */
 	uint32_t index_id;	/* "int" for array indexes */
 	bool add_index;		/* index_id is ours to add at the end */
 	uint32_t next;		/* next local id */
+	struct pending_str *pending;	/* candidates' strings, interned last */
+	size_t nr_pending, cap_pending;
 	struct d2b_error *err;
 };
 
@@ -204,7 +217,7 @@ static int add_base(struct cu_enc *e, const struct type *t)
 	switch (t->base.encoding) {
 	case DW_ATE_float:
 		if (e->f->gen_float && bytes)
-			return btf__add_float(e->btf, name, (size_t)bytes);
+			return btf_raw_add_float(e->raw, name, (size_t)bytes);
 		break;
 	case DW_ATE_signed:
 	case DW_ATE_signed_char:
@@ -224,7 +237,7 @@ static int add_base(struct cu_enc *e, const struct type *t)
 	}
 	if (!*name)
 		name = "__ANON_INT__";
-	return btf__add_int(e->btf, name, (size_t)bytes, enc);
+	return btf_raw_add_int(e->raw, name, (size_t)bytes, enc);
 }
 
 static uint32_t array_count(const struct array_dim *d)
@@ -242,11 +255,11 @@ static int add_enum(struct cu_enc *e, const struct type *t)
 	int id;
 
 	if (t->declaration && !t->enumeration.nr_values && *name)
-		return btf__add_fwd(e->btf, name, BTF_FWD_ENUM);
+		return btf_raw_add_fwd(e->raw, name, BTF_FWD_ENUM);
 	if (e64)
-		id = btf__add_enum64(e->btf, name, (uint32_t)size, t->enumeration.is_signed);
+		id = btf_raw_add_enum64(e->raw, name, (uint32_t)size, t->enumeration.is_signed);
 	else
-		id = btf__add_enum(e->btf, name, (uint32_t)(size > 8 ? 8 : size));
+		id = btf_raw_add_enum(e->raw, name, (uint32_t)(size > 8 ? 8 : size));
 	if (id < 0)
 		return id;
 	for (uint32_t i = 0; i < t->enumeration.nr_values; i++) {
@@ -255,11 +268,11 @@ static int add_enum(struct cu_enc *e, const struct type *t)
 		int rc;
 
 		if (e64)
-			rc = btf__add_enum64_value(e->btf, vn, (uint64_t)v->value);
+			rc = btf_raw_add_enum64_value(e->raw, vn, (uint64_t)v->value);
 		else if (!e->f->enum64 || !t->enumeration.is_signed)
-			rc = btf__add_enum_value(e->btf, vn, (int64_t)(uint32_t)v->value);
+			rc = btf_raw_add_enum_value(e->raw, vn, (int64_t)(uint32_t)v->value);
 		else
-			rc = btf__add_enum_value(e->btf, vn, (int64_t)(int32_t)v->value);
+			rc = btf_raw_add_enum_value(e->raw, vn, (int64_t)(int32_t)v->value);
 		if (rc < 0)
 			return rc;
 	}
@@ -273,9 +286,9 @@ static int add_composite(struct cu_enc *e, const struct type *t)
 	int id;
 
 	if (t->declaration && *name)
-		return btf__add_fwd(e->btf, name, is_union ? BTF_FWD_UNION : BTF_FWD_STRUCT);
-	id = is_union ? btf__add_union(e->btf, name, (uint32_t)t->size)
-		      : btf__add_struct(e->btf, name, (uint32_t)t->size);
+		return btf_raw_add_fwd(e->raw, name, is_union ? BTF_FWD_UNION : BTF_FWD_STRUCT);
+	id = is_union ? btf_raw_add_union(e->raw, name, (uint32_t)t->size)
+		      : btf_raw_add_struct(e->raw, name, (uint32_t)t->size);
 	if (id < 0)
 		return id;
 	for (uint32_t i = 0; i < t->composite.nr_members; i++) {
@@ -284,8 +297,8 @@ static int add_composite(struct cu_enc *e, const struct type *t)
 
 		if (m->is_static)
 			continue;
-		rc = btf__add_field(e->btf, m->name ? m->name : "", ref(e, m->type),
-				    (uint32_t)m->bit_offset, m->bit_size);
+		rc = btf_raw_add_field(e->raw, m->name ? m->name : "", ref(e, m->type),
+				       (uint32_t)m->bit_offset, m->bit_size);
 		if (rc < 0)
 			return rc;
 	}
@@ -294,19 +307,19 @@ static int add_composite(struct cu_enc *e, const struct type *t)
 
 static int add_proto(struct cu_enc *e, const struct type *t)
 {
-	int id = btf__add_func_proto(e->btf, ref(e, t->type));
+	int id = btf_raw_add_func_proto(e->raw, ref(e, t->type));
 
 	if (id < 0)
 		return id;
 	for (uint32_t i = 0; i < t->proto.nr_params; i++) {
 		const struct param *p = &t->proto.params[i];
-		int rc = btf__add_func_param(e->btf, p->name ? p->name : "", ref(e, p->type));
+		int rc = btf_raw_add_func_param(e->raw, p->name ? p->name : "", ref(e, p->type));
 
 		if (rc < 0)
 			return rc;
 	}
 	if (t->proto.varargs) {
-		int rc = btf__add_func_param(e->btf, "", 0);
+		int rc = btf_raw_add_func_param(e->raw, "", 0);
 
 		if (rc < 0)
 			return rc;
@@ -331,16 +344,16 @@ static int add_main(struct cu_enc *e, const struct type *t)
 	case TK_REFERENCE:
 	case TK_RVALUE_REFERENCE:
 	case TK_PTR_TO_MEMBER:
-		return btf__add_ptr(e->btf, pointer_target(e, t));
+		return btf_raw_add_ptr(e->raw, pointer_target(e, t));
 	case TK_CONST:
-		return btf__add_const(e->btf, ref(e, t->type));
+		return btf_raw_add_const(e->raw, ref(e, t->type));
 	case TK_VOLATILE:
-		return btf__add_volatile(e->btf, ref(e, t->type));
+		return btf_raw_add_volatile(e->raw, ref(e, t->type));
 	case TK_RESTRICT:
-		return btf__add_restrict(e->btf, ref(e, t->type));
+		return btf_raw_add_restrict(e->raw, ref(e, t->type));
 	case TK_TYPEDEF:
-		return btf__add_typedef(e->btf, t->name ? t->name : "__ANON_TYPEDEF__",
-					ref(e, t->type));
+		return btf_raw_add_typedef(e->raw, t->name ? t->name : "__ANON_TYPEDEF__",
+					   ref(e, t->type));
 	case TK_STRUCT:
 	case TK_UNION:
 	case TK_CLASS:
@@ -351,7 +364,7 @@ static int add_main(struct cu_enc *e, const struct type *t)
 		uint32_t elem = t->array.nr_dims > 1 ? e->extra[t->id] : ref(e, t->type);
 		uint32_t count = t->array.nr_dims ? array_count(&t->array.dims[0]) : 0;
 
-		return btf__add_array(e->btf, e->index_id, elem, count);
+		return btf_raw_add_array(e->raw, e->index_id, elem, count);
 	}
 	case TK_FUNC_PROTO:
 		return add_proto(e, t);
@@ -372,7 +385,7 @@ static int add_extras(struct cu_enc *e, const struct type *t)
 
 			if (!is_type_tag(a))
 				continue;
-			if (expect_id(e, t, "TYPE_TAG", btf__add_type_tag(e->btf, a->value, target),
+			if (expect_id(e, t, "TYPE_TAG", btf_raw_add_type_tag(e->raw, a->value, target),
 				      first + k))
 				return -1;
 			k++;
@@ -382,8 +395,8 @@ static int add_extras(struct cu_enc *e, const struct type *t)
 
 		for (uint32_t k = 1; k < nd; k++) {
 			uint32_t elem = k + 1 < nd ? first + k : ref(e, t->type);
-			int id = btf__add_array(e->btf, e->index_id, elem,
-						array_count(&t->array.dims[k]));
+			int id = btf_raw_add_array(e->raw, e->index_id, elem,
+						   array_count(&t->array.dims[k]));
 
 			if (expect_id(e, t, "ARRAY", id, first + k - 1))
 				return -1;
@@ -400,7 +413,7 @@ static int add_decl_tags(struct cu_enc *e, struct annotation *tags, uint32_t id,
 
 		if (!is_decl_tag(a))
 			continue;
-		rc = btf__add_decl_tag(e->btf, a->value, id, component);
+		rc = btf_raw_add_decl_tag(e->raw, a->value, id, component);
 		if (rc < 0)
 			return d2b_error_set(e->err, "%s: CU '%s': cannot add decl tag '%s' (libbpf error %d)",
 					     elf_file_path(e->ctx->elf), e->cu->name ? e->cu->name : "?",
@@ -454,7 +467,7 @@ static int encode_types(struct cu_enc *e)
 		if (e->extra[i] && add_extras(e, cu->types[i]))
 			return -1;
 	if (e->add_index &&
-	    expect_id(e, NULL, "INT", btf__add_int(e->btf, "int", 4, BTF_INT_SIGNED), e->index_id))
+	    expect_id(e, NULL, "INT", btf_raw_add_int(e->raw, "int", 4, BTF_INT_SIGNED), e->index_id))
 		return -1;
 
 	if (!e->f->decl_tag)
@@ -495,29 +508,50 @@ static uint32_t count_decl_tags(const struct annotation *a)
 	return n;
 }
 
-static int frag_str(struct cu_enc *e, const char *s, uint32_t *off)
+/* Intern S for candidate string INDEX (a parameter's name, or an
+ * annotation's value when ANNOT) once the types are in: see pending_str. */
+static int frag_str(struct cu_enc *e, const char *s, bool annot, size_t index)
 {
-	int r;
+	if (!s || !*s)
+		return 0;	/* offset 0, as set by btf_func_set_add */
+	if (e->nr_pending == e->cap_pending) {
+		size_t cap = e->cap_pending ? e->cap_pending * 2 : 64;
+		struct pending_str *p = realloc(e->pending, cap * sizeof(*p));
 
-	if (!s || !*s) {
-		*off = 0;
-		return 0;
+		if (!p)
+			return d2b_error_oom(e->err);
+		e->pending = p;
+		e->cap_pending = cap;
 	}
-	r = btf__add_str(e->btf, s);
-	if (r < 0)
-		return d2b_error_set(e->err, "cannot add string to BTF (libbpf error %d)", r);
-	*off = (uint32_t)r;
+	e->pending[e->nr_pending++] = (struct pending_str){
+		.s = s, .index = (uint32_t)index, .annot = annot,
+	};
 	return 0;
 }
 
-static int fill_annots(struct cu_enc *e, struct btf_func_annot *a,
-		       const struct annotation *tags, int component, uint32_t *k)
+static int intern_pending(struct cu_enc *e)
+{
+	struct btf_func_set *fs = &e->frag->funcs;
+
+	for (size_t i = 0; i < e->nr_pending; i++) {
+		const struct pending_str *p = &e->pending[i];
+		uint32_t *off = p->annot ? &fs->annots[p->index].value_off
+					 : &fs->params[p->index].name_off;
+
+		if (btf_raw_str(e->raw, p->s, off))
+			return d2b_error_oom(e->err);
+	}
+	return 0;
+}
+
+static int fill_annots(struct cu_enc *e, uint32_t first, const struct annotation *tags,
+		       int component, uint32_t *k)
 {
 	for (; tags; tags = tags->next) {
 		if (!is_decl_tag(tags))
 			continue;
-		a[*k].component = component;
-		if (frag_str(e, tags->value, &a[*k].value_off))
+		e->frag->funcs.annots[first + *k].component = component;
+		if (frag_str(e, tags->value, true, first + *k))
 			return -1;
 		(*k)++;
 	}
@@ -549,17 +583,17 @@ static int save_function(struct cu_enc *e, const struct function *fn, long elf_i
 		struct btf_func_param *bp = &s->params[c->first_param + i];
 
 		bp->type = ref(e, btf_param_type(p));
-		if (frag_str(e, btf_param_name(p), &bp->name_off))
+		if (frag_str(e, btf_param_name(p), false, c->first_param + i))
 			return -1;
 	}
 	if (!nr_annots)
 		return 0;
-	if (fill_annots(e, &s->annots[c->first_annot], fn->tags, -1, &k))
+	if (fill_annots(e, c->first_annot, fn->tags, -1, &k))
 		return -1;
 	for (uint32_t i = 0; i < fn->nr_params; i++) {
 		const struct param *p = &fn->params[i];
 
-		if (fill_annots(e, &s->annots[c->first_annot], p->tags ? p->tags :
+		if (fill_annots(e, c->first_annot, p->tags ? p->tags :
 				(p->origin ? p->origin->tags : NULL), (int)i, &k))
 			return -1;
 	}
@@ -748,7 +782,7 @@ static int encode_variables(struct cu_enc *e)
 			     v->name, (unsigned long long)addr);
 			continue;
 		}
-		id = btf__add_var(e->btf, v->name, v->external ? BTF_VAR_GLOBAL_ALLOCATED : BTF_VAR_STATIC,
+		id = btf_raw_add_var(e->raw, v->name, v->external ? BTF_VAR_GLOBAL_ALLOCATED : BTF_VAR_STATIC,
 				  type);
 		if (id < 0)
 			return d2b_error_set(e->err, "%s: cannot add variable '%s' (libbpf error %d)",
@@ -776,7 +810,7 @@ void btf_fragment_destroy(struct btf_fragment *frag)
 {
 	if (!frag)
 		return;
-	btf__free(frag->btf);
+	btf_raw_deinit(&frag->raw);
 	btf_func_set_deinit(&frag->funcs);
 	free(frag->vars);
 	free(frag);
@@ -795,11 +829,10 @@ struct btf_fragment *btf_encode_cu(const struct btf_encode_ctx *ctx,
 		d2b_error_oom(err);
 		return NULL;
 	}
-	frag->btf = btf__new_empty();
-	e.btf = frag->btf;
+	e.raw = &frag->raw;
 	e.ids = calloc(n, sizeof(*e.ids));
 	e.extra = calloc(n, sizeof(*e.extra));
-	if (!frag->btf || !e.ids || !e.extra) {
+	if (btf_raw_init(&frag->raw) || !e.ids || !e.extra) {
 		d2b_error_oom(err);
 		goto fail;
 	}
@@ -807,10 +840,14 @@ struct btf_fragment *btf_encode_cu(const struct btf_encode_ctx *ctx,
 		goto fail;
 	if ((ctx->features->var || ctx->features->global_var) && encode_variables(&e))
 		goto fail;
+	if (intern_pending(&e))
+		goto fail;
+	free(e.pending);
 	free(e.ids);
 	free(e.extra);
 	return frag;
 fail:
+	free(e.pending);
 	free(e.ids);
 	free(e.extra);
 	btf_fragment_destroy(frag);
@@ -825,7 +862,8 @@ struct file_enc {
 	const struct btf_encode_options *opts;
 	struct load_options load;
 	const size_t *units;
-	struct btf *btf;		/* the global one */
+	struct btf_merge merge;		/* the fragments, in CU order */
+	struct btf *btf;		/* then the global libbpf btf */
 	struct btf_func_set funcs;
 	struct btf_var_sec *vars;
 	size_t nr_vars, cap_vars;
@@ -860,12 +898,44 @@ static int produce(void *arg, size_t item, void **result, struct d2b_error *err)
 	return 0;
 }
 
+/* FROM's candidates, just merged: local ids shift by SHIFT, local string
+ * refs become final offsets through MAP. */
+static int merge_funcs(struct btf_func_set *to, const struct btf_func_set *from,
+		       uint32_t shift, const uint32_t *map, struct d2b_error *err)
+{
+	for (size_t i = 0; i < from->nr_cands; i++) {
+		const struct btf_func_cand *fc = &from->cands[i];
+		struct btf_func_cand *c = btf_func_set_add(to, fc->nr_params, fc->nr_annots);
+
+		if (!c)
+			return d2b_error_oom(err);
+		c->elf_idx = fc->elf_idx;
+		c->flags = fc->flags;
+		c->ret = fc->ret ? fc->ret + shift : 0;
+		for (uint32_t k = 0; k < fc->nr_params; k++) {
+			const struct btf_func_param *fp = &from->params[fc->first_param + k];
+			struct btf_func_param *p = &to->params[c->first_param + k];
+
+			p->type = fp->type ? fp->type + shift : 0;
+			p->name_off = map[fp->name_off];
+		}
+		for (uint32_t k = 0; k < fc->nr_annots; k++) {
+			const struct btf_func_annot *fa = &from->annots[fc->first_annot + k];
+			struct btf_func_annot *a = &to->annots[c->first_annot + k];
+
+			a->component = fa->component;
+			a->value_off = map[fa->value_off];
+		}
+	}
+	return 0;
+}
+
 static int consume(void *arg, size_t item, void *result, struct d2b_error *err)
 {
 	struct file_enc *fe = arg;
 	struct btf_fragment *frag = result;
-	double t0 = now_s(CLOCK_MONOTONIC);
-	uint32_t shift = 0;
+	double t0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+	uint32_t first, shift;
 	int rc = 0;
 
 	fe->stats->worker_s += frag->cpu_s;
@@ -874,17 +944,13 @@ static int consume(void *arg, size_t item, void *result, struct d2b_error *err)
 		fe->stats->cus_excluded++;
 		goto out;
 	}
-	if (btf__type_cnt(frag->btf) > 1) {
-		int first = btf__add_btf(fe->btf, frag->btf);
-
-		if (first < 0) {
-			rc = d2b_error_set(err, "%s: cannot merge the BTF of unit %zu (libbpf error %d)",
-					   fe->df->path, fe->units[item], first);
-			goto out;
-		}
-		shift = (uint32_t)first - 1;
+	if (btf_merge_add(&fe->merge, &frag->raw, &first, err)) {
+		rc = d2b_error_set(err, "%s: cannot merge the BTF of unit %zu",
+				   fe->df->path, fe->units[item]);
+		goto out;
 	}
-	if (btf_func_set_merge(&fe->funcs, fe->btf, &frag->funcs, frag->btf, shift, err)) {
+	shift = first - 1;
+	if (merge_funcs(&fe->funcs, &frag->funcs, shift, fe->merge.map, err)) {
 		rc = -1;
 		goto out;
 	}
@@ -914,6 +980,7 @@ static int consume(void *arg, size_t item, void *result, struct d2b_error *err)
 out:
 	btf_fragment_destroy(frag);
 	fe->stats->merge_s += now_s(CLOCK_MONOTONIC) - t0;
+	fe->stats->merge_cpu_s += now_s(CLOCK_THREAD_CPUTIME_ID) - c0;
 	return rc;
 }
 
@@ -982,7 +1049,7 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	struct pool_stats ps = { 0 };
 	struct btf_funcs_result fr;
 	size_t *units = NULL, nr = 0;
-	double t0;
+	double t0, c0;
 	int rc;
 
 	if (!stats)
@@ -996,11 +1063,12 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	fe.ctx = &ctx;
 	fe.load.skip_line_files = true;
 	units = malloc((df->nr_units ? df->nr_units : 1) * sizeof(*units));
-	fe.btf = base ? btf__new_empty_split(base) : btf__new_empty();
-	if (!units || !fe.btf) {
+	if (!units) {
 		d2b_error_oom(err);
 		goto fail;
 	}
+	if (btf_merge_init(&fe.merge, base, err))
+		goto fail;
 	for (size_t i = 0; i < df->nr_units; i++)
 		if (unit_wanted(&df->units[i]))
 			units[nr++] = i;
@@ -1013,6 +1081,17 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	stats->max_alive = ps.max_alive;
 	if (rc)
 		goto fail;
+
+	/* the merged fragments become one libbpf btf */
+	t0 = now_s(CLOCK_MONOTONIC);
+	c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+	fe.btf = btf_merge_finish(&fe.merge, err);
+	if (!fe.btf)
+		goto fail;
+	stats->build_s = now_s(CLOCK_MONOTONIC) - t0;
+	stats->merge_s += stats->build_s;
+	stats->build_cpu_s = now_s(CLOCK_THREAD_CPUTIME_ID) - c0;
+	stats->merge_cpu_s += stats->build_cpu_s;
 
 	t0 = now_s(CLOCK_MONOTONIC);
 	if (btf_funcs_emit(fe.btf, &fe.funcs, &ctx.funcs, &opts->features,
@@ -1051,6 +1130,7 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	return fe.btf;
 fail:
 	btf__free(fe.btf);
+	btf_merge_deinit(&fe.merge);
 	btf_func_set_deinit(&fe.funcs);
 	free(fe.vars);
 	free(units);

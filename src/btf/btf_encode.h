@@ -3,13 +3,19 @@
  * btf/btf_encode.h: DWARF model -> BTF, encoded in the workers, merged in
  * CU order.
  *
- *   worker i:   load_cu ─► btf_encode_cu ─► fragment (a libbpf btf with
- *               local ids 1..n, the CU's function candidates and per-CU
- *               variable section entries); the cu_model is freed at once
- *   main:       fragments merged strictly in CU order (btf__add_btf; the
- *               candidates' ids shift by the fragment's first id - 1)
+ *   worker i:   load_cu ─► btf_encode_cu ─► fragment (raw BTF records with
+ *               local ids 1..n and local strings, see btf_raw.h; the CU's
+ *               function candidates and per-CU variable section entries);
+ *               the cu_model is freed at once
+ *   main:       fragments merged strictly in CU order (btf_merge_add: each
+ *               local string probed once in one intern table, ids shifted;
+ *               candidates' ids and strings remapped alike); complete blocks
+ *               of types go into one libbpf btf as they fill
  *               ─► function selection (btf_funcs.h) ─► DATASECs
  *               ─► btf__dedup ─► the caller writes btf__raw_data()
+ *
+ * The bytes are those that appending each CU's own libbpf btf with
+ * btf__add_btf gives (the encoder's first design), only faster.
  *
  * Within a fragment every encodable model type gets one id, in model order
  * (types[i] before types[j] when i < j); types BTF has no kind for are
@@ -28,6 +34,7 @@
 
 #include "btf/btf_features.h"
 #include "btf/btf_funcs.h"
+#include "btf/btf_raw.h"
 #include "dwarf/dwarf.h"
 #include "elf/elf_file.h"
 #include "load/model.h"
@@ -46,7 +53,11 @@ struct btf_encode_options {
 struct btf_encode_stats {
 	double parallel_s;	/* wall: decode + encode in workers (+ merge) */
 	double worker_s;	/* thread CPU time of decode + encode, summed */
-	double merge_s;		/* btf__add_btf and candidate remapping */
+	double merge_s;		/* wall: fragments merged (btf_merge_add, which
+				 * also hands full blocks to libbpf) + build_s */
+	double merge_cpu_s;	/* the same, thread CPU time of the main thread */
+	double build_s;		/* wall: the last block into libbpf (btf_merge_finish) */
+	double build_cpu_s;	/* the same, thread CPU time */
 	double funcs_s;		/* function selection */
 	double datasec_s;
 	double dedup_s;
@@ -91,8 +102,8 @@ struct btf_var_sec {
 };
 
 struct btf_fragment {
-	struct btf *btf;		/* local ids from 1 */
-	struct btf_func_set funcs;	/* fragment ids and strings */
+	struct btf_raw raw;		/* local ids from 1, local strings */
+	struct btf_func_set funcs;	/* local ids, local string refs */
 	struct btf_var_sec *vars;
 	size_t nr_vars;
 	double cpu_s;			/* time spent producing it */

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Benchmark BTF encoding (-J) of the kernel corpus: dwarf2btf against pahole 1.24.
+#
+#   bench/encode.sh [-n RUNS] [-b BUILD_DIR] [-j "1 2"]
+#
+#   REF_PAHOLE  pahole to compare with (default /usr/bin/pahole)
+#   REF_D2B     an older dwarf2btf to compare with too (optional), e.g. a
+#               build of the previous commit
+#
+# Each run encodes vmlinux with `pahole -J --btf_gen_floats -jN
+# --btf_encode_detached=OUT` and `dwarf2btf encode --btf_gen_floats --stats
+# -jN --btf_encode_detached=OUT`, alternated, under /usr/bin/time. Prints a
+# table of medians (wall, CPU = user + sys, peak RSS; ratios to pahole) and
+# the medians of our --stats phases. Checks that our outputs are identical
+# across runs and -j (and to REF_D2B's, when given).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+runs=3
+build=build
+jobs="1 2"
+while getopts "n:b:j:" o; do
+	case $o in
+	n) runs=$OPTARG ;;
+	b) build=$OPTARG ;;
+	j) jobs=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+
+corpus=$(bench/fetch-corpus.sh)
+vmlinux=$corpus/vmlinux
+d2b=$build/dwarf2btf
+[ -x "$d2b" ] || { echo "bench: build first ($d2b missing)" >&2; exit 1; }
+ref_pahole=${REF_PAHOLE:-/usr/bin/pahole}
+ref_d2b=${REF_D2B:-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# measure NAME CMD...: one run, appends "wall cpu rss_kb" to $tmp/NAME, keeps
+# stderr in $tmp/NAME.err.N
+measure() {
+	local name=$1 n
+	shift
+	n=0
+	[ -f "$tmp/$name" ] && n=$(wc -l < "$tmp/$name")
+	/usr/bin/time -f "%e %U %S %M" -o "$tmp/t" "$@" > /dev/null 2> "$tmp/$name.err.$n" ||
+		{ echo "bench: '$*' failed:" >&2; cat "$tmp/$name.err.$n" >&2; exit 1; }
+	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$tmp/t" >> "$tmp/$name"
+}
+
+median() { # FILE COLUMN
+	sort -n -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'
+}
+
+same() { # FILE FILE
+	cmp -s "$1" "$2" || { echo "bench: $1 and $2 differ" >&2; exit 1; }
+}
+
+for ((i = 0; i < runs; i++)); do
+	for j in $jobs; do
+		measure "pahole$j" "$ref_pahole" -J --btf_gen_floats -j"$j" \
+			--btf_encode_detached="$tmp/pahole$j.btf" "$vmlinux"
+		measure "ours$j" "$d2b" encode --stats --btf_gen_floats -j"$j" \
+			--btf_encode_detached="$tmp/ours$j.$i.btf" "$vmlinux"
+		same "$tmp/ours${jobs%% *}.0.btf" "$tmp/ours$j.$i.btf"
+		if [ -n "$ref_d2b" ]; then
+			measure "ref$j" "$ref_d2b" encode --stats --btf_gen_floats -j"$j" \
+				--btf_encode_detached="$tmp/ref$j.btf" "$vmlinux"
+			same "$tmp/ours$j.$i.btf" "$tmp/ref$j.btf"
+		fi
+	done
+done
+
+# phase FILE-PREFIX AWK-PROGRAM: median over the runs' --stats of one number
+phase() {
+	local f
+	for f in "$1".err.*; do awk "$2" "$f"; done > "$tmp/phase"
+	median "$tmp/phase" 1
+}
+
+echo "# $(date -u +%Y-%m-%d) $(nproc) CPUs, $(free -g | awk '/Mem:/ { print $2 }') GiB," \
+	"load $(cut -d' ' -f1-3 /proc/loadavg); corpus $(cat "$corpus/package"); medians of $runs runs"
+echo
+echo "| command | wall s | CPU s | peak RSS MiB | wall / pahole | RSS / pahole |"
+echo "| --- | --- | --- | --- | --- | --- |"
+for j in $jobs; do
+	pw=$(median "$tmp/pahole$j" 1); pr=$(median "$tmp/pahole$j" 3)
+	printf '| pahole 1.24 -J -j%s | %.2f | %.2f | %d | | |\n' "$j" "$pw" \
+		"$(median "$tmp/pahole$j" 2)" $((pr / 1024))
+	for who in ref ours; do
+		[ -s "$tmp/$who$j" ] || continue
+		w=$(median "$tmp/$who$j" 1); r=$(median "$tmp/$who$j" 3)
+		printf '| %s -j%s | %.2f | %.2f | %d | %.3f | %.3f |\n' \
+			"$([ $who = ours ] && echo "dwarf2btf encode" || echo "REF_D2B encode")" "$j" \
+			"$w" "$(median "$tmp/$who$j" 2)" $((r / 1024)) \
+			"$(echo "$w $pw" | awk '{ print $1 / $2 }')" "$(echo "$r $pr" | awk '{ print $1 / $2 }')"
+	done
+done
+echo
+echo "| phase (--stats, seconds) | $(for j in $jobs; do for who in ref ours; do
+	[ -s "$tmp/$who$j" ] && printf '%s -j%s | ' "$who" "$j"; done; done)"
+echo "| --- | $(for j in $jobs; do for who in ref ours; do
+	[ -s "$tmp/$who$j" ] && printf -- '--- | '; done; done)"
+for p in "decode+encode wall" "decode+encode worker CPU" merge functions dedup write; do
+	case $p in
+	"decode+encode wall") prog='/decode\+encode/ { sub("s", "", $3); print $3 }' ;;
+	"decode+encode worker CPU") prog='/decode\+encode/ { sub("s", "", $5); print $5 }' ;;
+	merge) prog='/ merge / { sub("s,", "", $3); print $3 }' ;;
+	functions) prog='/ functions / { sub("s", "", $5); print $5 }' ;;
+	dedup) prog='/ dedup / { sub("s", "", $3); print $3 }' ;;
+	write) prog='/ write / { for (i = 1; i < NF; i++) if ($i == "write") { sub("s", "", $(i + 1)); print $(i + 1) } }' ;;
+	esac
+	printf '| %s | ' "$p"
+	for j in $jobs; do
+		for who in ref ours; do
+			[ -s "$tmp/$who$j" ] || continue
+			printf '%s | ' "$(phase "$tmp/$who$j" "$prog")"
+		done
+	done
+	echo
+done

@@ -1,0 +1,728 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Raw BTF fragments and their ordered merge (see btf_raw.h).
+ */
+#include "btf/btf_raw.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#define MAX_TYPE_ID 0x7fffffff	/* libbpf's BTF_MAX_NR_TYPES */
+#define HDR_WORDS (sizeof(struct btf_header) / 4)
+
+/* libbpf composes and reads info exactly so (vlen is not masked when
+ * composed, so a 65536th member carries into bit 16, as in libbpf). */
+static uint32_t info_of(uint32_t kind, uint32_t vlen, uint32_t kflag)
+{
+	return (kflag << 31) | (kind << 24) | vlen;
+}
+
+static uint32_t kind_of(uint32_t info)
+{
+	return (info >> 24) & 0x1f;
+}
+
+static uint32_t vlen_of(uint32_t info)
+{
+	return info & 0xffff;
+}
+
+static uint32_t kflag_of(uint32_t info)
+{
+	return info >> 31;
+}
+
+/* ---- the fragment builder ---- */
+
+int btf_raw_init(struct btf_raw *r)
+{
+	memset(r, 0, sizeof(*r));
+	return btf_strtab_init(&r->strs, NULL, 0);
+}
+
+void btf_raw_deinit(struct btf_raw *r)
+{
+	free(r->words);
+	free(r->fix);
+	btf_strtab_deinit(&r->strs);
+	memset(r, 0, sizeof(*r));
+}
+
+int btf_raw_str(struct btf_raw *r, const char *s, uint32_t *ref)
+{
+	uint32_t h;
+	size_t len;
+	long e;
+
+	*ref = 0;
+	if (!s || !*s)
+		return 0;
+	h = btf_str_hash(s, &len);
+	e = btf_strtab_add(&r->strs, s, len, h, NULL);
+	if (e < 0)
+		return -ENOMEM;
+	*ref = (uint32_t)e + 1;
+	return 0;
+}
+
+/* Room for N more words at r->words + r->len, or NULL. */
+static uint32_t *room(struct btf_raw *r, size_t n)
+{
+	if (r->len + n > r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 1024;
+		uint32_t *w;
+
+		while (cap < r->len + n)
+			cap *= 2;
+		w = realloc(r->words, cap * sizeof(*w));
+		if (!w)
+			return NULL;
+		r->words = w;
+		r->cap = cap;
+	}
+	return r->words + r->len;
+}
+
+static int add_fix(struct btf_raw *r, size_t word, bool is_str)
+{
+	if (word > UINT32_MAX >> 1)
+		return -E2BIG;
+	if (r->nr_fix == r->cap_fix) {
+		size_t cap = r->cap_fix ? r->cap_fix * 2 : 1024;
+		uint32_t *f = realloc(r->fix, cap * sizeof(*f));
+
+		if (!f)
+			return -ENOMEM;
+		r->fix = f;
+		r->cap_fix = cap;
+	}
+	r->fix[r->nr_fix++] = (uint32_t)(word << 1) | is_str;
+	return 0;
+}
+
+/* Word I of the record being written (at r->len) holds string S. */
+static int put_str(struct btf_raw *r, size_t i, const char *s)
+{
+	uint32_t ref;
+
+	if (btf_raw_str(r, s, &ref))
+		return -ENOMEM;
+	r->words[r->len + i] = ref;
+	return ref ? add_fix(r, r->len + i, true) : 0;
+}
+
+/* Word I of the record being written holds type id ID. */
+static int put_id(struct btf_raw *r, size_t i, uint32_t id)
+{
+	r->words[r->len + i] = id;
+	return id ? add_fix(r, r->len + i, false) : 0;
+}
+
+/* A new type of N words is complete: its id. */
+static int commit(struct btf_raw *r, size_t n)
+{
+	if (r->len + n > UINT32_MAX / 2 || r->nr_types >= MAX_TYPE_ID)
+		return -E2BIG;
+	r->last = r->len;
+	r->len += n;
+	return (int)++r->nr_types;
+}
+
+/* A member record of N words was appended to the last type: count it. */
+static void grow_last(struct btf_raw *r, size_t n, bool kflag)
+{
+	uint32_t *info = &r->words[r->last + 1];
+
+	*info = info_of(kind_of(*info), vlen_of(*info) + 1, kflag || kflag_of(*info));
+	r->len += n;
+}
+
+static bool last_is(const struct btf_raw *r, uint32_t kind)
+{
+	return r->nr_types && kind_of(r->words[r->last + 1]) == kind;
+}
+
+/* name_off, info, size_or_type (+ EXTRA words left to the caller) */
+static int head(struct btf_raw *r, size_t extra, uint32_t kind, uint32_t kflag,
+		const char *name, bool type_field, uint32_t val)
+{
+	if (!room(r, 3 + extra))
+		return -ENOMEM;
+	if (put_str(r, 0, name))
+		return -ENOMEM;
+	r->words[r->len + 1] = info_of(kind, 0, kflag);
+	if (type_field)
+		return put_id(r, 2, val);
+	r->words[r->len + 2] = val;
+	return 0;
+}
+
+int btf_raw_add_int(struct btf_raw *r, const char *name, size_t byte_sz, int encoding)
+{
+	if (!name || !name[0])
+		return -EINVAL;
+	if (!byte_sz || (byte_sz & (byte_sz - 1)) || byte_sz > 16)
+		return -EINVAL;
+	if (encoding & ~(BTF_INT_SIGNED | BTF_INT_CHAR | BTF_INT_BOOL))
+		return -EINVAL;
+	if (head(r, 1, BTF_KIND_INT, 0, name, false, (uint32_t)byte_sz))
+		return -ENOMEM;
+	r->words[r->len + 3] = ((uint32_t)encoding << 24) | (uint32_t)(byte_sz * 8);
+	return commit(r, 4);
+}
+
+int btf_raw_add_float(struct btf_raw *r, const char *name, size_t byte_sz)
+{
+	if (!name || !name[0])
+		return -EINVAL;
+	if (byte_sz != 2 && byte_sz != 4 && byte_sz != 8 && byte_sz != 12 && byte_sz != 16)
+		return -EINVAL;
+	if (head(r, 0, BTF_KIND_FLOAT, 0, name, false, (uint32_t)byte_sz))
+		return -ENOMEM;
+	return commit(r, 3);
+}
+
+static int add_ref_kind(struct btf_raw *r, uint32_t kind, uint32_t kflag, const char *name, int ref)
+{
+	if (ref < 0)
+		return -EINVAL;
+	if (head(r, 0, kind, kflag, name, true, (uint32_t)ref))
+		return -ENOMEM;
+	return commit(r, 3);
+}
+
+int btf_raw_add_ptr(struct btf_raw *r, int ref_type_id)
+{
+	return add_ref_kind(r, BTF_KIND_PTR, 0, NULL, ref_type_id);
+}
+
+int btf_raw_add_const(struct btf_raw *r, int ref_type_id)
+{
+	return add_ref_kind(r, BTF_KIND_CONST, 0, NULL, ref_type_id);
+}
+
+int btf_raw_add_volatile(struct btf_raw *r, int ref_type_id)
+{
+	return add_ref_kind(r, BTF_KIND_VOLATILE, 0, NULL, ref_type_id);
+}
+
+int btf_raw_add_restrict(struct btf_raw *r, int ref_type_id)
+{
+	return add_ref_kind(r, BTF_KIND_RESTRICT, 0, NULL, ref_type_id);
+}
+
+int btf_raw_add_typedef(struct btf_raw *r, const char *name, int ref_type_id)
+{
+	if (!name || !name[0])
+		return -EINVAL;
+	return add_ref_kind(r, BTF_KIND_TYPEDEF, 0, name, ref_type_id);
+}
+
+int btf_raw_add_type_tag(struct btf_raw *r, const char *value, int ref_type_id)
+{
+	if (!value || !value[0])
+		return -EINVAL;
+	return add_ref_kind(r, BTF_KIND_TYPE_TAG, 0, value, ref_type_id);
+}
+
+static int add_enum_common(struct btf_raw *r, const char *name, uint32_t byte_sz,
+			   bool is_signed, uint32_t kind)
+{
+	if (!byte_sz || (byte_sz & (byte_sz - 1)) || byte_sz > 8)
+		return -EINVAL;
+	if (head(r, 0, kind, is_signed, name, false, byte_sz))
+		return -ENOMEM;
+	return commit(r, 3);
+}
+
+int btf_raw_add_fwd(struct btf_raw *r, const char *name, int fwd_kind)
+{
+	if (!name || !name[0])
+		return -EINVAL;
+	switch (fwd_kind) {
+	case BTF_FWD_STRUCT:
+	case BTF_FWD_UNION:
+		return add_ref_kind(r, BTF_KIND_FWD, fwd_kind == BTF_FWD_UNION, name, 0);
+	case BTF_FWD_ENUM:
+		/* libbpf: an enum forward is a 4-byte enum without values */
+		return add_enum_common(r, name, 4, false, BTF_KIND_ENUM);
+	default:
+		return -EINVAL;
+	}
+}
+
+static int add_composite(struct btf_raw *r, uint32_t kind, const char *name, uint32_t byte_sz)
+{
+	if (head(r, 0, kind, 0, name, false, byte_sz))
+		return -ENOMEM;
+	return commit(r, 3);
+}
+
+int btf_raw_add_struct(struct btf_raw *r, const char *name, uint32_t byte_sz)
+{
+	return add_composite(r, BTF_KIND_STRUCT, name, byte_sz);
+}
+
+int btf_raw_add_union(struct btf_raw *r, const char *name, uint32_t byte_sz)
+{
+	return add_composite(r, BTF_KIND_UNION, name, byte_sz);
+}
+
+int btf_raw_add_field(struct btf_raw *r, const char *name, int type_id,
+		      uint32_t bit_offset, uint32_t bit_size)
+{
+	bool is_bitfield, is_union = last_is(r, BTF_KIND_UNION);
+
+	if (!is_union && !last_is(r, BTF_KIND_STRUCT))
+		return -EINVAL;
+	if (type_id < 0)
+		return -EINVAL;
+	is_bitfield = bit_size || (bit_offset % 8 != 0);
+	if (is_bitfield && (bit_size == 0 || bit_size > 255 || bit_offset > 0xffffff))
+		return -EINVAL;
+	if (is_union && bit_offset)
+		return -EINVAL;
+	if (!room(r, 3) || put_str(r, 0, name) || put_id(r, 1, (uint32_t)type_id))
+		return -ENOMEM;
+	r->words[r->len + 2] = bit_offset | (bit_size << 24);
+	grow_last(r, 3, is_bitfield);
+	return 0;
+}
+
+int btf_raw_add_enum(struct btf_raw *r, const char *name, uint32_t byte_sz)
+{
+	return add_enum_common(r, name, byte_sz, false, BTF_KIND_ENUM);
+}
+
+int btf_raw_add_enum_value(struct btf_raw *r, const char *name, int64_t value)
+{
+	if (!last_is(r, BTF_KIND_ENUM))
+		return -EINVAL;
+	if (!name || !name[0])
+		return -EINVAL;
+	if (value < INT32_MIN || value > UINT32_MAX)
+		return -E2BIG;
+	if (!room(r, 2) || put_str(r, 0, name))
+		return -ENOMEM;
+	r->words[r->len + 1] = (uint32_t)value;
+	/* a negative value makes the enum signed */
+	grow_last(r, 2, value < 0);
+	return 0;
+}
+
+int btf_raw_add_enum64(struct btf_raw *r, const char *name, uint32_t byte_sz, bool is_signed)
+{
+	return add_enum_common(r, name, byte_sz, is_signed, BTF_KIND_ENUM64);
+}
+
+int btf_raw_add_enum64_value(struct btf_raw *r, const char *name, uint64_t value)
+{
+	if (!last_is(r, BTF_KIND_ENUM64))
+		return -EINVAL;
+	if (!name || !name[0])
+		return -EINVAL;
+	if (!room(r, 3) || put_str(r, 0, name))
+		return -ENOMEM;
+	r->words[r->len + 1] = (uint32_t)value;
+	r->words[r->len + 2] = (uint32_t)(value >> 32);
+	grow_last(r, 3, false);
+	return 0;
+}
+
+int btf_raw_add_array(struct btf_raw *r, int index_type_id, int elem_type_id, uint32_t nr_elems)
+{
+	if (index_type_id < 0 || elem_type_id < 0)
+		return -EINVAL;
+	if (head(r, 3, BTF_KIND_ARRAY, 0, NULL, false, 0) ||
+	    put_id(r, 3, (uint32_t)elem_type_id) || put_id(r, 4, (uint32_t)index_type_id))
+		return -ENOMEM;
+	r->words[r->len + 5] = nr_elems;
+	return commit(r, 6);
+}
+
+int btf_raw_add_func_proto(struct btf_raw *r, int ret_type_id)
+{
+	if (ret_type_id < 0)
+		return -EINVAL;
+	if (head(r, 0, BTF_KIND_FUNC_PROTO, 0, NULL, true, (uint32_t)ret_type_id))
+		return -ENOMEM;
+	return commit(r, 3);
+}
+
+int btf_raw_add_func_param(struct btf_raw *r, const char *name, int type_id)
+{
+	if (type_id < 0)
+		return -EINVAL;
+	if (!last_is(r, BTF_KIND_FUNC_PROTO))
+		return -EINVAL;
+	if (!room(r, 2) || put_str(r, 0, name) || put_id(r, 1, (uint32_t)type_id))
+		return -ENOMEM;
+	grow_last(r, 2, false);
+	return 0;
+}
+
+int btf_raw_add_var(struct btf_raw *r, const char *name, int linkage, int type_id)
+{
+	if (!name || !name[0])
+		return -EINVAL;
+	if (linkage != BTF_VAR_STATIC && linkage != BTF_VAR_GLOBAL_ALLOCATED &&
+	    linkage != BTF_VAR_GLOBAL_EXTERN)
+		return -EINVAL;
+	if (type_id < 0)
+		return -EINVAL;
+	if (head(r, 1, BTF_KIND_VAR, 0, name, true, (uint32_t)type_id))
+		return -ENOMEM;
+	r->words[r->len + 3] = (uint32_t)linkage;
+	return commit(r, 4);
+}
+
+int btf_raw_add_decl_tag(struct btf_raw *r, const char *value, int ref_type_id,
+			 int component_idx)
+{
+	if (!value || !value[0] || component_idx < -1)
+		return -EINVAL;
+	if (ref_type_id < 0)
+		return -EINVAL;
+	if (head(r, 1, BTF_KIND_DECL_TAG, 0, value, true, (uint32_t)ref_type_id))
+		return -ENOMEM;
+	r->words[r->len + 3] = (uint32_t)component_idx;
+	return commit(r, 4);
+}
+
+/* ---- the merge ---- */
+
+/* Room for N more words in block B. */
+static int block_room(struct btf_merge_block *b, size_t n)
+{
+	size_t cap;
+	uint32_t *w;
+
+	if (b->len + n <= b->cap)
+		return 0;
+	cap = b->cap ? b->cap : 1u << 14;
+	while (cap < b->len + n)
+		cap *= 2;
+	w = realloc(b->words, cap * sizeof(*w));
+	if (!w)
+		return -1;
+	b->words = w;
+	b->cap = cap;
+	return 0;
+}
+
+static void block_free(struct btf_merge_block *b)
+{
+	free(b->words);
+	b->words = NULL;
+	b->len = b->cap = 0;
+}
+
+/* Start block B (header words reserved) for types from id FIRST_ID. */
+static int block_start(struct btf_merge *m, struct btf_merge_block *b, uint32_t first_id)
+{
+	memset(b, 0, sizeof(*b));
+	if (block_room(b, HDR_WORDS))
+		return -1;
+	b->len = HDR_WORDS;
+	b->first_id = first_id;
+	m->nr_blocks++;
+	return 0;
+}
+
+/* BASE's string section (and its bases'), offsets 0 .. end, in *BUF. */
+static int base_strings(struct btf *base, char **buf, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *b = malloc(cap);
+	const char *s;
+
+	if (!b)
+		return -1;
+	while ((s = btf__str_by_offset(base, (uint32_t)n))) {
+		size_t l = strlen(s) + 1;
+
+		if (n + l > cap) {
+			char *nb;
+
+			while (n + l > cap)
+				cap *= 2;
+			nb = realloc(b, cap);
+			if (!nb) {
+				free(b);
+				return -1;
+			}
+			b = nb;
+		}
+		memcpy(b + n, s, l);
+		n += l;
+		if (n > UINT32_MAX / 2)
+			break;
+	}
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+int btf_merge_init(struct btf_merge *m, struct btf *base, struct d2b_error *err)
+{
+	char *prefix = NULL;
+	size_t plen = 1;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	m->base = base;
+	m->start_id = base ? btf__type_cnt(base) : 1;
+	m->first_block_words = BTF_MERGE_FIRST_BLOCK / 4;
+	m->block_words = BTF_MERGE_BLOCK / 4;
+	if (base && base_strings(base, &prefix, &plen))
+		return d2b_error_oom(err);
+	rc = btf_strtab_init(&m->strs, prefix ? prefix : "", plen);
+	free(prefix);
+	m->prefix_len = plen;
+	m->strs_done = plen;
+	if (rc || block_start(m, &m->cur, m->start_id)) {
+		btf_merge_deinit(m);
+		return d2b_error_oom(err);
+	}
+	return 0;
+}
+
+void btf_merge_deinit(struct btf_merge *m)
+{
+	block_free(&m->cur);
+	btf__free(m->btf);
+	free(m->map);
+	btf_strtab_deinit(&m->strs);
+	memset(m, 0, sizeof(*m));
+}
+
+/* The final offset of string S (entry E of a fragment). */
+static long intern(struct btf_merge *m, const char *s, const struct btf_strtab_ent *e,
+		   struct d2b_error *err)
+{
+	uint32_t off;
+	long g = btf_strtab_find(&m->strs, s, e->len, e->hash, &off);
+
+	if (g >= 0)
+		return off;
+	if (m->base) {
+		/* as btf__add_str on a split BTF: the base's offset first */
+		int boff = btf__find_str(m->base, s);
+
+		if (boff >= 0) {
+			if (btf_strtab_add_at(&m->strs, (uint32_t)boff, e->len, e->hash) < 0)
+				return d2b_error_oom(err);
+			return boff;
+		}
+		if (boff != -ENOENT)
+			return d2b_error_set(err, "cannot look up string '%s' in the base BTF (libbpf error %d)",
+					     s, boff);
+	}
+	g = btf_strtab_add(&m->strs, s, e->len, e->hash, NULL);
+	if (g < 0)
+		return d2b_error_oom(err);
+	return m->strs.ents[g].off;
+}
+
+static int flush(struct btf_merge *m, struct d2b_error *err);
+
+/* How far ahead the string loop hints slots, then the strings in them. */
+#define PREFETCH_SLOT 16
+#define PREFETCH_STR 8
+
+int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, uint32_t *first_id,
+		  struct d2b_error *err)
+{
+	const struct btf_strtab_ent *ents = r->strs.ents;
+	struct btf_merge_block *b = &m->cur;
+	size_t nr = r->strs.nr;
+	size_t limit = m->nr_blocks == 1 ? m->first_block_words : m->block_words;
+	uint32_t *dst;
+
+	if (nr + 1 > m->cap_map) {
+		size_t cap = m->cap_map ? m->cap_map : 1024;
+		uint32_t *p;
+
+		while (cap < nr + 1)
+			cap *= 2;
+		p = realloc(m->map, cap * sizeof(*p));
+		if (!p)
+			return d2b_error_oom(err);
+		m->map = p;
+		m->cap_map = cap;
+	}
+	m->map[0] = 0;
+	/* the probes miss the cache more often than not: hint ahead, the
+	 * hashes are known (the worker computed them) */
+	for (size_t i = 0; i < nr && i < PREFETCH_SLOT; i++)
+		btf_strtab_prefetch_slot(&m->strs, ents[i].hash);
+	for (size_t i = 0; i < nr; i++) {
+		long off;
+
+		if (i + PREFETCH_SLOT < nr)
+			btf_strtab_prefetch_slot(&m->strs, ents[i + PREFETCH_SLOT].hash);
+		if (i + PREFETCH_STR < nr)
+			btf_strtab_prefetch_str(&m->strs, ents[i + PREFETCH_STR].hash);
+		off = intern(m, r->strs.data + ents[i].off, &ents[i], err);
+		if (off < 0)
+			return -1;
+		m->map[i + 1] = (uint32_t)off;
+	}
+
+	if ((uint64_t)m->nr_types + r->nr_types > MAX_TYPE_ID - m->start_id)
+		return d2b_error_set(err, "too many BTF types (over %u)", MAX_TYPE_ID);
+	if (b->nr_types && b->len - HDR_WORDS + r->len > limit) {
+		/* the block is complete: into libbpf with it, a new one */
+		if (flush(m, err))
+			return -1;
+		if (block_start(m, b, m->start_id + m->nr_types))
+			return d2b_error_oom(err);
+	}
+	if (block_room(b, r->len))
+		return d2b_error_oom(err);
+	/* ids within a block count from 1, as in a non-split BTF of its own */
+	*first_id = b->first_id + b->nr_types;
+	dst = b->words + b->len;
+	memcpy(dst, r->words, r->len * sizeof(*dst));
+	for (size_t i = 0; i < r->nr_fix; i++) {
+		uint32_t f = r->fix[i], *w = &dst[f >> 1];
+
+		if (f & 1)
+			*w = m->map[*w];
+		else
+			*w += b->nr_types;
+	}
+	b->len += r->len;
+	b->nr_types += r->nr_types;
+	m->nr_types += r->nr_types;
+	return 0;
+}
+
+/* libbpf 1.3 started checking every name offset in btf__new() (and warns
+ * on stderr when one is bad): the fast way is for the versions before. */
+static bool fast_ok(void)
+{
+	return libbpf_major_version() == 0 ||
+	       (libbpf_major_version() == 1 && libbpf_minor_version() <= 2);
+}
+
+/*
+ * The first block, the fast way: its types with an empty string section
+ * (libbpf 1.1 and 1.2 do not check name offsets when parsing), then
+ * add_strings(); the first btf__add_str() makes the btf modifiable while it
+ * holds at most "\0", so libbpf takes its strings as already deduplicated,
+ * as for a btf built from scratch, and btf__dedup() leaves them alone.
+ * NULL if libbpf refuses (a version that checks names): the slow way then.
+ * Not for split BTF: libbpf 1.1 does not export btf__new_split().
+ */
+static struct btf *block_fast(struct btf_merge_block *b)
+{
+	size_t type_len = (b->len - HDR_WORDS) * 4, total = sizeof(struct btf_header) + type_len + 1;
+	struct btf_header hdr = {
+		.magic = BTF_MAGIC, .version = BTF_VERSION,
+		.hdr_len = sizeof(struct btf_header),
+		.type_len = (uint32_t)type_len, .str_off = (uint32_t)type_len, .str_len = 1,
+	};
+
+	if (total > UINT32_MAX || block_room(b, 1))
+		return NULL;
+	memcpy(b->words, &hdr, sizeof(hdr));
+	((char *)b->words)[sizeof(hdr) + type_len] = '\0';
+	return btf__new(b->words, (uint32_t)total);
+}
+
+/*
+ * A block, the slow way: a non-split btf of the block's types and all our
+ * strings, appended with btf__add_btf() to BTF, which already holds our
+ * strings in order (so each string maps to the offset it has) and the
+ * blocks before (so the block's ids, counted from 1, land where we said).
+ */
+static int block_slow(struct btf_merge *m, struct btf_merge_block *b, struct btf *btf,
+		      struct d2b_error *err)
+{
+	size_t type_len = (b->len - HDR_WORDS) * 4, str_len = m->strs.len;
+	size_t total = sizeof(struct btf_header) + type_len + str_len;
+	struct btf_header hdr = {
+		.magic = BTF_MAGIC, .version = BTF_VERSION,
+		.hdr_len = sizeof(struct btf_header),
+		.type_len = (uint32_t)type_len, .str_off = (uint32_t)type_len,
+		.str_len = (uint32_t)str_len,
+	};
+	struct btf *src;
+	int first;
+
+	if (total > UINT32_MAX || block_room(b, (str_len + 3) / 4))
+		return d2b_error_oom(err);
+	memcpy(b->words, &hdr, sizeof(hdr));
+	memcpy(b->words + b->len, m->strs.data, str_len);
+	src = btf__new(b->words, (uint32_t)total);
+	if (!src)
+		return d2b_error_set(err, "cannot parse merged BTF types (libbpf error %d)", -errno);
+	block_free(b);
+	first = btf__add_btf(btf, src);
+	btf__free(src);
+	if (first < 0)
+		return d2b_error_set(err, "cannot add merged BTF types (libbpf error %d)", first);
+	if ((uint32_t)first != b->first_id)
+		return d2b_error_set(err, "BTF id drift in the merge (%d != %u)", first, b->first_id);
+	return 0;
+}
+
+/* Our strings not yet in m->btf into it, in order, each where we put it. */
+static int add_new_strings(struct btf_merge *m, struct d2b_error *err)
+{
+	const char *strs = m->strs.data;
+
+	for (size_t off = m->strs_done; off < m->strs.len;) {
+		int r = btf__add_str(m->btf, strs + off);
+
+		if (r < 0 || (size_t)r != off)
+			return d2b_error_set(err, "BTF string table drift at offset %zu (libbpf gave %d)",
+					     off, r);
+		off += strlen(strs + off) + 1;
+	}
+	m->strs_done = m->strs.len;
+	return 0;
+}
+
+/* The current block (complete) into m->btf, created if need be; our
+ * strings so far too, before its types. */
+static int flush(struct btf_merge *m, struct d2b_error *err)
+{
+	struct btf_merge_block *b = &m->cur;
+
+	if (!m->btf && m->nr_blocks == 1 && b->nr_types && !m->slow && !m->base && fast_ok()) {
+		m->btf = block_fast(b);
+		if (m->btf) {
+			block_free(b);
+			return add_new_strings(m, err);
+		}
+	}
+	if (!m->btf) {
+		m->btf = m->base ? btf__new_empty_split(m->base) : btf__new_empty();
+		if (!m->btf)
+			return d2b_error_oom(err);
+	}
+	if (add_new_strings(m, err))
+		return -1;
+	if (b->nr_types && block_slow(m, b, m->btf, err))
+		return -1;
+	block_free(b);
+	return 0;
+}
+
+struct btf *btf_merge_finish(struct btf_merge *m, struct d2b_error *err)
+{
+	struct btf *btf = NULL;
+
+	if (!flush(m, err)) {
+		btf = m->btf;
+		m->btf = NULL;
+	}
+	btf_merge_deinit(m);
+	return btf;
+}

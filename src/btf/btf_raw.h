@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * btf/btf_raw.h: BTF built as raw wire-format records in the workers and
+ * appended in CU order by one consumer, instead of libbpf's btf__add_btf.
+ *
+ *   worker:   struct btf_raw (one CU)
+ *               words: [btf_type + trailing data][...]...   ids 1..nr_types
+ *                      string fields hold LOCAL REFS (entry index + 1 in
+ *                      strs, 0 = ""), type fields hold local ids
+ *               fix:   where those fields are, (word << 1) | is_string
+ *               strs:  the CU's strings, unique, in first-use order,
+ *                      each with its hash
+ *   consumer: struct btf_merge
+ *               strs:  [prefix | new strings...]   THE final string section
+ *                      (prefix "\0", or the base BTF's strings when split)
+ *               blocks of types: [fragment 0][fragment 1]...
+ *             btf_merge_add(): each local string probed once (hash from the
+ *               worker) -> final offset in map[]; the fragment's words
+ *               copied, then fixed up: map[ref] for strings, id + shift
+ *               for types
+ *             a complete block of types goes into the libbpf btf, with
+ *               exactly our strings so far (btf__add_str, in order)
+ *               before it (see btf_merge_block); btf_merge_finish()
+ *               flushes the last
+ *
+ * The result is byte for byte what appending every CU's libbpf btf with
+ * btf__add_btf gives: btf__add_btf interns a fragment's strings in the order
+ * its types reference them (name, then members, enumerators, parameters), so
+ * the builder interns in that order too (btf_raw_str() after the types, for
+ * strings the caller interns itself), and a string already present in a
+ * split BTF's base keeps its base offset. The builder's functions mirror
+ * libbpf's btf__add_* (same records, same validation, same negative errno).
+ */
+#ifndef D2B_BTF_BTF_RAW_H
+#define D2B_BTF_BTF_RAW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "btf/btf_strtab.h"
+#include "util/error.h"
+
+struct btf;
+
+struct btf_raw {
+	uint32_t *words;	/* the records, host byte order */
+	size_t len, cap;	/* in words */
+	size_t last;		/* word index of the last record */
+	uint32_t nr_types;
+	uint32_t *fix;		/* (word index << 1) | 1 for a string ref */
+	size_t nr_fix, cap_fix;
+	struct btf_strtab strs;	/* no prefix; local ref = entry index + 1 */
+};
+
+int btf_raw_init(struct btf_raw *r);	/* 0, or -1 when out of memory */
+void btf_raw_deinit(struct btf_raw *r);
+
+/* The local ref of S (0 for NULL or ""). Returns 0 or -ENOMEM. */
+int btf_raw_str(struct btf_raw *r, const char *s, uint32_t *ref);
+
+/* As libbpf's btf__add_*: the new type's local id, or a negative errno. */
+int btf_raw_add_int(struct btf_raw *r, const char *name, size_t byte_sz, int encoding);
+int btf_raw_add_float(struct btf_raw *r, const char *name, size_t byte_sz);
+int btf_raw_add_ptr(struct btf_raw *r, int ref_type_id);
+int btf_raw_add_const(struct btf_raw *r, int ref_type_id);
+int btf_raw_add_volatile(struct btf_raw *r, int ref_type_id);
+int btf_raw_add_restrict(struct btf_raw *r, int ref_type_id);
+int btf_raw_add_typedef(struct btf_raw *r, const char *name, int ref_type_id);
+int btf_raw_add_type_tag(struct btf_raw *r, const char *value, int ref_type_id);
+int btf_raw_add_fwd(struct btf_raw *r, const char *name, int fwd_kind);	/* enum btf_fwd_kind */
+int btf_raw_add_struct(struct btf_raw *r, const char *name, uint32_t byte_sz);
+int btf_raw_add_union(struct btf_raw *r, const char *name, uint32_t byte_sz);
+int btf_raw_add_field(struct btf_raw *r, const char *name, int type_id,
+		      uint32_t bit_offset, uint32_t bit_size);		/* 0 or -errno */
+int btf_raw_add_enum(struct btf_raw *r, const char *name, uint32_t byte_sz);
+int btf_raw_add_enum_value(struct btf_raw *r, const char *name, int64_t value);
+int btf_raw_add_enum64(struct btf_raw *r, const char *name, uint32_t byte_sz, bool is_signed);
+int btf_raw_add_enum64_value(struct btf_raw *r, const char *name, uint64_t value);
+int btf_raw_add_array(struct btf_raw *r, int index_type_id, int elem_type_id, uint32_t nr_elems);
+int btf_raw_add_func_proto(struct btf_raw *r, int ret_type_id);
+int btf_raw_add_func_param(struct btf_raw *r, const char *name, int type_id);
+int btf_raw_add_var(struct btf_raw *r, const char *name, int linkage, int type_id);
+int btf_raw_add_decl_tag(struct btf_raw *r, const char *value, int ref_type_id,
+			 int component_idx);
+
+/*
+ * The merged types are gathered in blocks: the first up to
+ * BTF_MERGE_FIRST_BLOCK bytes, the others up to BTF_MERGE_BLOCK (a fragment
+ * never straddles two; ids in a block count from 1). A complete block goes
+ * into libbpf's btf at once, while the workers go on: the first as a whole
+ * (cheap: one parse), the others through btf__add_btf() (dearer: it looks
+ * every string reference up), our strings so far before each. So the
+ * libbpf btf is built as the fragments come, and the peak memory is the
+ * types plus a block, not twice the types.
+ */
+#define BTF_MERGE_FIRST_BLOCK (64u << 20)
+#define BTF_MERGE_BLOCK (16u << 20)
+
+struct btf_merge_block {
+	uint32_t *words;	/* header room, then the types */
+	size_t len, cap;	/* in words */
+	uint32_t first_id;	/* final id of its first type */
+	uint32_t nr_types;
+};
+
+struct btf_merge {
+	struct btf *base;	/* not owned; NULL: not split */
+	uint32_t start_id;	/* id of the first type added (1, or base's count) */
+	uint32_t nr_types;
+	size_t prefix_len;	/* strings before ours: "\0" or base's */
+	struct btf_merge_block cur;	/* the block being filled */
+	size_t nr_blocks;	/* blocks started */
+	size_t first_block_words, block_words;	/* the sizes above (tests shrink them) */
+	struct btf *btf;	/* the blocks so far (NULL until the first is full) */
+	size_t strs_done;	/* strs.data up to here is in btf */
+	struct btf_strtab strs;
+	uint32_t *map;		/* local ref -> final string offset (last add) */
+	size_t cap_map;
+	bool slow;		/* every block the slow way, as newer libbpf needs (tests) */
+};
+
+/* Start an empty merge (split on BASE when not NULL). Returns 0 or -1. */
+int btf_merge_init(struct btf_merge *m, struct btf *base, struct d2b_error *err);
+void btf_merge_deinit(struct btf_merge *m);
+
+/*
+ * Append R's types and strings (and, when the current block is full, hand
+ * it to the libbpf btf first). *FIRST_ID gets the id R's local id 1 becomes
+ * (local id i -> *FIRST_ID + i - 1); afterwards m->map[ref] is the final
+ * string offset of R's local ref (until the next call). Returns 0 or -1.
+ */
+int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, uint32_t *first_id,
+		  struct d2b_error *err);
+
+/* The libbpf btf holding everything merged (the caller frees it); M is
+ * emptied either way. Returns NULL with err set. */
+struct btf *btf_merge_finish(struct btf_merge *m, struct d2b_error *err);
+
+#endif

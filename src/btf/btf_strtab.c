@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The interning string table (see btf_strtab.h).
+ */
+#include "btf/btf_strtab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MIN_SLOTS 64u
+
+uint32_t btf_str_hash(const char *s, size_t *len)
+{
+	const uint64_t k = 0x9e3779b97f4a7c15ull;
+	size_t n = strlen(s), i = 0;
+	uint64_t h = n * k, v;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&v, s + i, 8);
+		h = (h ^ v) * k;
+		h ^= h >> 29;
+	}
+	if (i < n) {
+		v = 0;
+		memcpy(&v, s + i, n - i);
+		h = (h ^ v) * k;
+	}
+	h ^= h >> 32;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 29;
+	*len = n;
+	return (uint32_t)h;
+}
+
+static int grow_data(struct btf_strtab *t, size_t add)
+{
+	size_t cap;
+	char *d;
+
+	if (t->len + add <= t->cap)
+		return 0;
+	cap = t->cap ? t->cap : 4096;
+	while (cap < t->len + add)
+		cap *= 2;
+	d = realloc(t->data, cap);
+	if (!d)
+		return -1;
+	t->data = d;
+	t->cap = cap;
+	return 0;
+}
+
+int btf_strtab_init(struct btf_strtab *t, const char *prefix, size_t prefix_len)
+{
+	memset(t, 0, sizeof(*t));
+	t->slots = calloc(MIN_SLOTS, sizeof(*t->slots));
+	if (!t->slots || grow_data(t, prefix_len + 1)) {
+		btf_strtab_deinit(t);
+		return -1;
+	}
+	t->mask = MIN_SLOTS - 1;
+	if (prefix_len)
+		memcpy(t->data, prefix, prefix_len);
+	t->len = prefix_len;
+	return 0;
+}
+
+void btf_strtab_deinit(struct btf_strtab *t)
+{
+	free(t->data);
+	free(t->ents);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
+
+long btf_strtab_find(const struct btf_strtab *t, const char *s, size_t len, uint32_t hash,
+		     uint32_t *off)
+{
+	for (size_t i = hash & t->mask;; i = (i + 1) & t->mask) {
+		const struct btf_strtab_slot *sl = &t->slots[i];
+
+		if (!sl->ent)
+			return -1;
+		if (sl->hash == hash && sl->len == len && !memcmp(t->data + sl->off, s, len)) {
+			if (off)
+				*off = sl->off;
+			return (long)sl->ent - 1;
+		}
+	}
+}
+
+static int rehash(struct btf_strtab *t)
+{
+	size_t n = (t->mask + 1) * 2;
+	struct btf_strtab_slot *s = calloc(n, sizeof(*s));
+
+	if (!s)
+		return -1;
+	for (size_t i = 0; i <= t->mask; i++) {
+		const struct btf_strtab_slot *o = &t->slots[i];
+		size_t k;
+
+		if (!o->ent)
+			continue;
+		for (k = o->hash & (n - 1); s[k].ent; k = (k + 1) & (n - 1))
+			;
+		s[k] = *o;
+	}
+	free(t->slots);
+	t->slots = s;
+	t->mask = n - 1;
+	return 0;
+}
+
+/* Index entry OFF (known absent) under HASH. */
+static long insert(struct btf_strtab *t, uint32_t off, size_t len, uint32_t hash)
+{
+	size_t i;
+
+	if ((t->nr + 1) * 4 > (t->mask + 1) * 3 && rehash(t))
+		return -1;
+	if (t->nr == t->cap_ents) {
+		size_t cap = t->cap_ents ? t->cap_ents * 2 : 256;
+		struct btf_strtab_ent *e = realloc(t->ents, cap * sizeof(*e));
+
+		if (!e)
+			return -1;
+		t->ents = e;
+		t->cap_ents = cap;
+	}
+	for (i = hash & t->mask; t->slots[i].ent; i = (i + 1) & t->mask)
+		;
+	t->ents[t->nr] = (struct btf_strtab_ent){ .off = off, .len = (uint32_t)len, .hash = hash };
+	t->slots[i] = (struct btf_strtab_slot){
+		.hash = hash, .ent = (uint32_t)t->nr + 1, .off = off, .len = (uint32_t)len,
+	};
+	t->nr++;
+	return (long)t->nr - 1;
+}
+
+long btf_strtab_add(struct btf_strtab *t, const char *s, size_t len, uint32_t hash, int *added)
+{
+	long e = btf_strtab_find(t, s, len, hash, NULL);
+	size_t off;
+
+	if (added)
+		*added = e < 0;
+	if (e >= 0)
+		return e;
+	if (t->len + len + 1 > UINT32_MAX || grow_data(t, len + 1))
+		return -1;
+	off = t->len;
+	memcpy(t->data + off, s, len);
+	t->data[off + len] = '\0';
+	e = insert(t, (uint32_t)off, len, hash);
+	if (e >= 0)
+		t->len += len + 1;
+	return e;
+}
+
+long btf_strtab_add_at(struct btf_strtab *t, uint32_t off, size_t len, uint32_t hash)
+{
+	return insert(t, off, len, hash);
+}

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of btf/btf_strtab.c and btf/btf_raw.c: the raw fragment
+ * builder and the ordered merge must give, byte for byte, what libbpf's
+ * btf__add_* + btf__add_btf + btf__add_str give (the encoder's old path),
+ * for every kind, for plain and split BTF; and reject what libbpf rejects.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+
+#include "btf/btf_raw.h"
+#include "btf/btf_strtab.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                       \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, \
+				__LINE__, #cond);                              \
+			fprintf(stderr, __VA_ARGS__);                          \
+			fprintf(stderr, "\n");                                 \
+			failures++;                                            \
+		}                                                              \
+	} while (0)
+
+/* ---- strtab ---- */
+
+static long add(struct btf_strtab *t, const char *s, int *added)
+{
+	size_t len;
+	uint32_t h = btf_str_hash(s, &len);
+
+	return btf_strtab_add(t, s, len, h, added);
+}
+
+static void test_strtab(void)
+{
+	struct btf_strtab t;
+	char name[32];
+	size_t len;
+	int added;
+	long e;
+
+	CHECK(btf_strtab_init(&t, "\0abc", 5) == 0, "init");
+	CHECK(t.len == 5 && t.nr == 0, "prefix not indexed: len %zu nr %zu", t.len, t.nr);
+	CHECK(btf_strtab_find(&t, "abc", 3, btf_str_hash("abc", &len), NULL) == -1, "prefix not found");
+	e = add(&t, "foo", &added);
+	CHECK(e == 0 && added && t.ents[0].off == 5 && t.ents[0].len == 3, "first: %ld", e);
+	e = add(&t, "bar", &added);
+	CHECK(e == 1 && added && t.ents[1].off == 9, "second: %ld off %u", e, t.ents[1].off);
+	e = add(&t, "foo", &added);
+	CHECK(e == 0 && !added, "again: %ld", e);
+	CHECK(!memcmp(t.data, "\0abc\0foo\0bar\0", 13) && t.len == 13, "data");
+	/* a prefix string indexed where it is */
+	e = btf_strtab_add_at(&t, 1, 3, btf_str_hash("abc", &len));
+	CHECK(e == 2 && t.ents[2].off == 1, "add_at: %ld", e);
+	CHECK(btf_strtab_find(&t, "abc", 3, btf_str_hash("abc", &len), NULL) == 2, "found at prefix");
+	CHECK(t.len == 13, "add_at appends nothing");
+	/* a prefix of a string is another string */
+	e = add(&t, "fo", &added);
+	CHECK(e == 3 && added, "prefix of foo is new: %ld", e);
+	/* many: rehashing keeps everything and the order */
+	for (int i = 0; i < 20000; i++) {
+		snprintf(name, sizeof(name), "s%d", i);
+		e = add(&t, name, &added);
+		CHECK(e == 4 + i && added, "%s -> %ld", name, e);
+	}
+	for (int i = 0; i < 20000; i += 997) {
+		snprintf(name, sizeof(name), "s%d", i);
+		e = btf_strtab_find(&t, name, strlen(name), btf_str_hash(name, &len), NULL);
+		CHECK(e == 4 + i && !strcmp(t.data + t.ents[e].off, name), "%s after growth: %ld", name, e);
+	}
+	CHECK(add(&t, "foo", &added) == 0 && !added, "foo after growth");
+	btf_strtab_deinit(&t);
+}
+
+/* ---- one script, two builders ---- */
+
+struct b {
+	struct btf *lib;	/* libbpf, or NULL: */
+	struct btf_raw *raw;
+};
+
+#define B(call_lib, call_raw) (b->lib ? (call_lib) : (call_raw))
+
+static int b_int(struct b *b, const char *n, size_t sz, int enc)
+{
+	return B(btf__add_int(b->lib, n, sz, enc), btf_raw_add_int(b->raw, n, sz, enc));
+}
+
+static int b_float(struct b *b, const char *n, size_t sz)
+{
+	return B(btf__add_float(b->lib, n, sz), btf_raw_add_float(b->raw, n, sz));
+}
+
+static int b_ptr(struct b *b, int t)
+{
+	return B(btf__add_ptr(b->lib, t), btf_raw_add_ptr(b->raw, t));
+}
+
+static int b_const(struct b *b, int t)
+{
+	return B(btf__add_const(b->lib, t), btf_raw_add_const(b->raw, t));
+}
+
+static int b_volatile(struct b *b, int t)
+{
+	return B(btf__add_volatile(b->lib, t), btf_raw_add_volatile(b->raw, t));
+}
+
+static int b_restrict(struct b *b, int t)
+{
+	return B(btf__add_restrict(b->lib, t), btf_raw_add_restrict(b->raw, t));
+}
+
+static int b_typedef(struct b *b, const char *n, int t)
+{
+	return B(btf__add_typedef(b->lib, n, t), btf_raw_add_typedef(b->raw, n, t));
+}
+
+static int b_type_tag(struct b *b, const char *v, int t)
+{
+	return B(btf__add_type_tag(b->lib, v, t), btf_raw_add_type_tag(b->raw, v, t));
+}
+
+static int b_fwd(struct b *b, const char *n, int k)
+{
+	return B(btf__add_fwd(b->lib, n, k), btf_raw_add_fwd(b->raw, n, k));
+}
+
+static int b_struct(struct b *b, const char *n, uint32_t sz)
+{
+	return B(btf__add_struct(b->lib, n, sz), btf_raw_add_struct(b->raw, n, sz));
+}
+
+static int b_union(struct b *b, const char *n, uint32_t sz)
+{
+	return B(btf__add_union(b->lib, n, sz), btf_raw_add_union(b->raw, n, sz));
+}
+
+static int b_field(struct b *b, const char *n, int t, uint32_t off, uint32_t bits)
+{
+	return B(btf__add_field(b->lib, n, t, off, bits), btf_raw_add_field(b->raw, n, t, off, bits));
+}
+
+static int b_enum(struct b *b, const char *n, uint32_t sz)
+{
+	return B(btf__add_enum(b->lib, n, sz), btf_raw_add_enum(b->raw, n, sz));
+}
+
+static int b_enum_value(struct b *b, const char *n, int64_t v)
+{
+	return B(btf__add_enum_value(b->lib, n, v), btf_raw_add_enum_value(b->raw, n, v));
+}
+
+static int b_enum64(struct b *b, const char *n, uint32_t sz, bool sgn)
+{
+	return B(btf__add_enum64(b->lib, n, sz, sgn), btf_raw_add_enum64(b->raw, n, sz, sgn));
+}
+
+static int b_enum64_value(struct b *b, const char *n, uint64_t v)
+{
+	return B(btf__add_enum64_value(b->lib, n, v), btf_raw_add_enum64_value(b->raw, n, v));
+}
+
+static int b_array(struct b *b, int idx, int elem, uint32_t nr)
+{
+	return B(btf__add_array(b->lib, idx, elem, nr), btf_raw_add_array(b->raw, idx, elem, nr));
+}
+
+static int b_proto(struct b *b, int ret)
+{
+	return B(btf__add_func_proto(b->lib, ret), btf_raw_add_func_proto(b->raw, ret));
+}
+
+static int b_param(struct b *b, const char *n, int t)
+{
+	return B(btf__add_func_param(b->lib, n, t), btf_raw_add_func_param(b->raw, n, t));
+}
+
+static int b_var(struct b *b, const char *n, int l, int t)
+{
+	return B(btf__add_var(b->lib, n, l, t), btf_raw_add_var(b->raw, n, l, t));
+}
+
+static int b_decl_tag(struct b *b, const char *v, int t, int c)
+{
+	return B(btf__add_decl_tag(b->lib, v, t, c), btf_raw_add_decl_tag(b->raw, v, t, c));
+}
+
+/* Every kind, with strings shared across and within types; WHICH varies
+ * the content between fragments. Returns 0 when every call gave the id or
+ * result the script expects. */
+static int script(struct b *b, int which)
+{
+	char uniq[32];
+	int bad = 0;
+
+#define EXPECT(call, want)                                                    \
+	do {                                                                  \
+		int r_ = (call);                                              \
+		if (r_ != (want)) {                                           \
+			fprintf(stderr, "%s: %s gave %d, want %d\n",          \
+				b->lib ? "libbpf" : "raw", #call, r_, (want)); \
+			bad++;                                                \
+		}                                                             \
+	} while (0)
+
+	snprintf(uniq, sizeof(uniq), "only_in_%d", which);
+	EXPECT(b_int(b, "int", 4, BTF_INT_SIGNED), 1);
+	EXPECT(b_ptr(b, 3), 2);				/* forward reference */
+	EXPECT(b_struct(b, which ? "list_head" : "task", 24), 3);
+	EXPECT(b_field(b, "next", 2, 0, 0), 0);
+	EXPECT(b_field(b, "", 1, 64, 0), 0);		/* anonymous member */
+	EXPECT(b_field(b, "flags", 1, 96, 3), 0);	/* bit-field: kflag */
+	EXPECT(b_field(b, uniq, 1, 99, 5), 0);
+	EXPECT(b_union(b, NULL, 8), 4);
+	EXPECT(b_field(b, "int", 1, 0, 0), 0);	/* a member named like a type */
+	EXPECT(b_field(b, "next", 2, 0, 0), 0);
+	EXPECT(b_enum(b, "e", 4), 5);
+	EXPECT(b_enum_value(b, "A", 0), 0);
+	EXPECT(b_enum_value(b, "B", -1), 0);		/* makes it signed */
+	EXPECT(b_enum_value(b, "C", 0xffffffffll), 0);
+	EXPECT(b_enum64(b, "e64", 8, which & 1), 6);
+	EXPECT(b_enum64_value(b, "BIG", 0x123456789abcdefull), 0);
+	EXPECT(b_enum64_value(b, "A", 1), 0);
+	EXPECT(b_fwd(b, "fs", BTF_FWD_STRUCT), 7);
+	EXPECT(b_fwd(b, "fu", BTF_FWD_UNION), 8);
+	EXPECT(b_fwd(b, "fe", BTF_FWD_ENUM), 9);
+	EXPECT(b_const(b, 1), 10);
+	EXPECT(b_volatile(b, 10), 11);
+	EXPECT(b_restrict(b, 2), 12);
+	EXPECT(b_typedef(b, "u32", 1), 13);
+	EXPECT(b_type_tag(b, "user", 1), 14);
+	EXPECT(b_array(b, 1, 13, 7), 15);
+	EXPECT(b_array(b, 1, 15, 0), 16);
+	EXPECT(b_float(b, "double", 8), 17);
+	EXPECT(b_proto(b, 0), 18);
+	EXPECT(b_param(b, "skb", 2), 0);
+	EXPECT(b_param(b, NULL, 0), 0);			/* varargs */
+	EXPECT(b_var(b, "jiffies", BTF_VAR_GLOBAL_ALLOCATED, 1), 19);
+	EXPECT(b_decl_tag(b, "tag1", 3, -1), 20);
+	EXPECT(b_decl_tag(b, "tag2", 3, 1), 21);
+	EXPECT(b_proto(b, 1), 22);
+	/* a struct with 300 members: vlen > 255 */
+	EXPECT(b_struct(b, "big", 1200), 23);
+	for (int i = 0; i < 300; i++) {
+		char n[16];
+
+		snprintf(n, sizeof(n), "m%d", i % 150);
+		EXPECT(b_field(b, n, 1, (uint32_t)i * 32, 0), 0);
+	}
+
+	EXPECT(b_ptr(b, 0), 24);
+
+	/* what libbpf rejects, rejected alike (and nothing added) */
+	EXPECT(b_int(b, "", 4, 0), -EINVAL);
+	EXPECT(b_int(b, "i3", 3, 0), -EINVAL);
+	EXPECT(b_int(b, "i4", 4, 8), -EINVAL);
+	EXPECT(b_float(b, "f3", 3), -EINVAL);
+	EXPECT(b_float(b, NULL, 4), -EINVAL);
+	EXPECT(b_typedef(b, "", 1), -EINVAL);
+	EXPECT(b_type_tag(b, "", 1), -EINVAL);
+	EXPECT(b_fwd(b, "", BTF_FWD_STRUCT), -EINVAL);
+	EXPECT(b_enum(b, "e3", 3), -EINVAL);
+	EXPECT(b_var(b, "", 0, 1), -EINVAL);
+	EXPECT(b_var(b, "v", 7, 1), -EINVAL);
+	EXPECT(b_decl_tag(b, "t", 1, -2), -EINVAL);
+	EXPECT(b_ptr(b, -1), -EINVAL);
+	EXPECT(b_field(b, "x", 1, 0, 0), -EINVAL);	/* last type is not a struct */
+	EXPECT(b_param(b, "x", 1), -EINVAL);
+	EXPECT(b_enum_value(b, "x", 1), -EINVAL);
+	EXPECT(b_union(b, "u", 4), 25);
+	EXPECT(b_field(b, "x", 1, 8, 0), -EINVAL);	/* unions: offset 0 only */
+	EXPECT(b_field(b, "x", 1, 0, 300), -EINVAL);	/* bit-field too wide */
+	EXPECT(b_enum(b, "ee", 4), 26);
+	EXPECT(b_enum_value(b, "", 1), -EINVAL);
+	EXPECT(b_enum_value(b, "x", 0x100000000ll), -E2BIG);
+	EXPECT(b_enum_value(b, "y", -0x80000001ll), -E2BIG);
+#undef EXPECT
+	return bad;
+}
+
+/* Candidate strings the old path re-added after each fragment. */
+static const char *const cand_strs[] = { "skb", "a_param_only", "tag1", "only_in_0" };
+#define NR_CANDS (sizeof(cand_strs) / sizeof(cand_strs[0]))
+
+static bool same_bytes(struct btf *a, struct btf *b, const char *what)
+{
+	uint32_t na, nb;
+	const void *ra = btf__raw_data(a, &na), *rb = btf__raw_data(b, &nb);
+
+	if (!ra || !rb || na != nb || memcmp(ra, rb, na)) {
+		fprintf(stderr, "%s: raw BTF differs (%u vs %u bytes)\n", what, na, nb);
+		if (ra && rb)
+			for (uint32_t i = 0; i < na && i < nb; i++)
+				if (((const uint8_t *)ra)[i] != ((const uint8_t *)rb)[i]) {
+					fprintf(stderr, "  first difference at byte %u\n", i);
+					break;
+				}
+		return false;
+	}
+	return true;
+}
+
+/* NR fragments the old way (libbpf) and the new way; same bytes? */
+static void compare_paths(struct btf *base, int nr, bool slow, bool small_blocks,
+			  const char *what)
+{
+	struct btf *old = base ? btf__new_empty_split(base) : btf__new_empty();
+	struct d2b_error err = { 0 };
+	uint32_t old_off[8][NR_CANDS], new_off[8][NR_CANDS];
+	struct btf_merge m;
+	struct btf *neu;
+
+	CHECK(old != NULL, "new_empty");
+	CHECK(btf_merge_init(&m, base, &err) == 0, "%s", err.msg);
+	m.slow = slow;
+	if (small_blocks)	/* one fragment a block */
+		m.first_block_words = m.block_words = 1;
+	for (int f = 0; f < nr; f++) {
+		struct btf *lib = btf__new_empty();
+		struct btf_raw raw;
+		struct b bl = { .lib = lib }, br = { .raw = &raw };
+		uint32_t refs[NR_CANDS], first;
+		int lf;
+
+		CHECK(btf_raw_init(&raw) == 0, "raw init");
+		CHECK(script(&bl, f) == 0, "%s: libbpf script %d", what, f);
+		CHECK(script(&br, f) == 0, "%s: raw script %d", what, f);
+		/* the old path: add_btf, then the candidates' strings */
+		lf = btf__add_btf(old, lib);
+		for (size_t i = 0; i < NR_CANDS; i++)
+			old_off[f][i] = (uint32_t)btf__add_str(old, cand_strs[i]);
+		/* the new: candidates' strings interned after the types */
+		for (size_t i = 0; i < NR_CANDS; i++)
+			CHECK(btf_raw_str(&raw, cand_strs[i], &refs[i]) == 0, "raw str");
+		CHECK(btf_merge_add(&m, &raw, &first, &err) == 0, "%s", err.msg);
+		CHECK((int)first == lf, "%s: first id %u, libbpf %d", what, first, lf);
+		for (size_t i = 0; i < NR_CANDS; i++)
+			new_off[f][i] = m.map[refs[i]];
+		CHECK(m.nr_blocks == (small_blocks ? (size_t)f + 1 : 1), "%s: %zu blocks", what,
+		      m.nr_blocks);
+		btf_raw_deinit(&raw);
+		btf__free(lib);
+	}
+	neu = btf_merge_finish(&m, &err);
+	CHECK(neu != NULL, "%s: finish: %s", what, err.msg);
+	if (!neu) {
+		btf__free(old);
+		return;
+	}
+	CHECK(btf__type_cnt(neu) == btf__type_cnt(old), "%s: %u vs %u types", what,
+	      btf__type_cnt(neu), btf__type_cnt(old));
+	CHECK(same_bytes(old, neu, what), "%s: same bytes", what);
+	for (int f = 0; f < nr; f++)
+		for (size_t i = 0; i < NR_CANDS; i++)
+			CHECK(old_off[f][i] == new_off[f][i], "%s: fragment %d string %s at %u, old %u",
+			      what, f, cand_strs[i], new_off[f][i], old_off[f][i]);
+	/* the result still takes additions the way the old one does */
+	CHECK(btf__add_str(neu, "late") == btf__add_str(old, "late"), "late string");
+	CHECK(btf__add_func_proto(neu, 1) == btf__add_func_proto(old, 1), "late type");
+	CHECK(btf__dedup(neu, NULL) == 0 && btf__dedup(old, NULL) == 0, "dedup");
+	CHECK(same_bytes(old, neu, what), "%s: same bytes after dedup", what);
+	btf__free(neu);
+	btf__free(old);
+}
+
+static void test_merge(void)
+{
+	struct btf *base = btf__new_empty();
+
+	compare_paths(NULL, 1, false, false, "one fragment");
+	compare_paths(NULL, 3, false, false, "three fragments");
+	compare_paths(NULL, 3, true, false, "three fragments, slow");
+	compare_paths(NULL, 3, false, true, "three blocks: fast, then slow");
+	compare_paths(NULL, 3, true, true, "three blocks, slow");
+
+	/* split: strings and types already in the base */
+	CHECK(btf__add_int(base, "int", 4, BTF_INT_SIGNED) == 1, "base int");
+	CHECK(btf__add_struct(base, "list_head", 16) == 2, "base struct");
+	CHECK(btf__add_field(base, "next", 1, 0, 0) == 0, "base field");
+	CHECK(btf__add_str(base, "a_param_only") > 0, "base string");
+	compare_paths(base, 2, false, false, "split");
+	compare_paths(base, 3, false, true, "split, three blocks");
+	btf__free(base);
+}
+
+static void test_empty(void)
+{
+	struct d2b_error err = { 0 };
+	struct btf_merge m;
+	struct btf_raw raw;
+	uint32_t first, ref;
+	struct btf *btf;
+
+	/* no types at all: an empty BTF */
+	CHECK(btf_merge_init(&m, NULL, &err) == 0, "%s", err.msg);
+	btf = btf_merge_finish(&m, &err);
+	CHECK(btf && btf__type_cnt(btf) == 1, "empty");
+	btf__free(btf);
+
+	/* strings but no types (a CU with candidates only) */
+	CHECK(btf_merge_init(&m, NULL, &err) == 0, "%s", err.msg);
+	CHECK(btf_raw_init(&raw) == 0, "raw");
+	CHECK(btf_raw_str(&raw, "x", &ref) == 0 && ref == 1, "ref %u", ref);
+	CHECK(btf_raw_str(&raw, "", &ref) == 0 && ref == 0, "empty ref %u", ref);
+	CHECK(btf_merge_add(&m, &raw, &first, &err) == 0 && first == 1, "first %u", first);
+	CHECK(m.map[1] == 1, "x at %u", m.map[1]);
+	btf_raw_deinit(&raw);
+	btf = btf_merge_finish(&m, &err);
+	CHECK(btf && btf__type_cnt(btf) == 1 && btf__find_str(btf, "x") == 1, "strings only");
+	btf__free(btf);
+}
+
+int main(void)
+{
+	test_strtab();
+	test_merge();
+	test_empty();
+	if (failures) {
+		fprintf(stderr, "%d failure(s)\n", failures);
+		return 1;
+	}
+	printf("ok\n");
+	return 0;
+}
