@@ -1005,7 +1005,8 @@ static int add_datasecs(struct file_enc *fe, struct d2b_error *err)
 {
 	size_t i = 0, j;
 
-	qsort(fe->vars, fe->nr_vars, sizeof(*fe->vars), var_sec_cmp);
+	if (fe->nr_vars)	/* vars may be NULL: qsort(NULL, 0) is UB */
+		qsort(fe->vars, fe->nr_vars, sizeof(*fe->vars), var_sec_cmp);
 	for (; i < fe->nr_vars; i = j) {
 		const struct btf_var_sec *last;
 		int id;
