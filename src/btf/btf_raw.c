@@ -587,7 +587,8 @@ int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, uint32_t *first_
 	/* ids within a block count from 1, as in a non-split BTF of its own */
 	*first_id = b->first_id + b->nr_types;
 	dst = b->words + b->len;
-	memcpy(dst, r->words, r->len * sizeof(*dst));
+	if (r->len)	/* an empty fragment may have no words at all */
+		memcpy(dst, r->words, r->len * sizeof(*dst));
 	for (size_t i = 0; i < r->nr_fix; i++) {
 		uint32_t f = r->fix[i], *w = &dst[f >> 1];
 
