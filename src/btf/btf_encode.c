@@ -361,10 +361,13 @@ static int add_main(struct cu_enc *e, const struct type *t)
 	case TK_ENUM:
 		return add_enum(e, t);
 	case TK_ARRAY: {
-		uint32_t elem = t->array.nr_dims > 1 ? e->extra[t->id] : ref(e, t->type);
-		uint32_t count = t->array.nr_dims ? array_count(&t->array.dims[0]) : 0;
+		/* Multi-dimensional arrays become one flat array of all the
+		 * elements, as pahole encodes them (int a[3][4] -> int[12]). */
+		uint32_t count = t->array.nr_dims ? 1 : 0;
 
-		return btf_raw_add_array(e->raw, e->index_id, elem, count);
+		for (uint32_t k = 0; k < t->array.nr_dims; k++)
+			count *= array_count(&t->array.dims[k]);
+		return btf_raw_add_array(e->raw, e->index_id, ref(e, t->type), count);
 	}
 	case TK_FUNC_PROTO:
 		return add_proto(e, t);
@@ -389,17 +392,6 @@ static int add_extras(struct cu_enc *e, const struct type *t)
 				      first + k))
 				return -1;
 			k++;
-		}
-	} else if (t->kind == TK_ARRAY) {
-		uint32_t nd = t->array.nr_dims;
-
-		for (uint32_t k = 1; k < nd; k++) {
-			uint32_t elem = k + 1 < nd ? first + k : ref(e, t->type);
-			int id = btf_raw_add_array(e->raw, e->index_id, elem,
-						   array_count(&t->array.dims[k]));
-
-			if (expect_id(e, t, "ARRAY", id, first + k - 1))
-				return -1;
 		}
 	}
 	return 0;
@@ -445,8 +437,6 @@ static int encode_types(struct cu_enc *e)
 
 		if (is_pointer_kind(t->kind))
 			n = nr_type_tags(e, t);
-		else if (t->kind == TK_ARRAY && t->array.nr_dims > 1)
-			n = t->array.nr_dims - 1;
 		if (n) {
 			e->extra[i] = e->next;
 			e->next += n;
