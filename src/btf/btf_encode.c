@@ -1072,6 +1072,9 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	stats->max_alive = ps.max_alive;
 	if (rc)
 		goto fail;
+	/* The DWARF has been read: its pages need not count in the peak RSS
+	 * of merge and dedup (symbols are re-read from the file if touched). */
+	elf_file_release_pages(ef);
 
 	/* the merged fragments become one libbpf btf */
 	t0 = now_s(CLOCK_MONOTONIC);

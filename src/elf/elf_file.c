@@ -56,6 +56,12 @@ void elf_wr64(uint8_t *p, uint64_t v, bool le)
 		p[le ? i : 7 - i] = (uint8_t)(v >> (8 * i));
 }
 
+void elf_file_release_pages(const struct elf_file *ef)
+{
+	if (ef->map && ef->size)
+		madvise(ef->map, ef->size, MADV_DONTNEED);
+}
+
 uint64_t elf_decompress_cap(const struct elf_file *ef)
 {
 	const uint64_t floor = 64ULL << 20;	/* 64 MiB: the bound stays a small multiple of the file */

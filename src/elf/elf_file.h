@@ -69,6 +69,15 @@ bool elf_file_is_little_endian(const struct elf_file *ef);
 const uint8_t *elf_file_image(const struct elf_file *ef, size_t *size);
 
 size_t elf_file_section_count(const struct elf_file *ef);
+/*
+ * Tell the kernel that the pages of our read-only mapping of the file are
+ * not needed now (MADV_DONTNEED). Nothing is lost: they are read again from
+ * the file when touched. Called after the decoding pass, so the mapped file
+ * does not count in the peak RSS of the serial phases. No-op for memory
+ * images.
+ */
+void elf_file_release_pages(const struct elf_file *ef);
+
 /* Section by header index (contents not loaded), or NULL. */
 const struct elf_section *elf_file_section_at(const struct elf_file *ef,
 					      size_t index);
