@@ -152,8 +152,7 @@ int dw_form_read(const struct dw_cu *cu, unsigned form, int64_t implicit_const,
 	case DW_FORM_data2:
 	case DW_FORM_data4:
 	case DW_FORM_data8:
-		size = form == DW_FORM_data1 ? 1 : form == DW_FORM_data2 ? 2 :
-		       form == DW_FORM_data4 ? 4 : 8;
+		size = (unsigned)dw_form_fixed_size(form, u);
 		if (!rd_uN(&p, end, size, &v))
 			goto truncated;
 		out->cls = DW_CLS_UNSIGNED;
@@ -231,8 +230,7 @@ int dw_form_read(const struct dw_cu *cu, unsigned form, int64_t implicit_const,
 		if (form == DW_FORM_ref_udata) {
 			if (!rd_uleb(&p, end, &v))
 				goto truncated;
-		} else if (!rd_uN(&p, end, form == DW_FORM_ref1 ? 1 : form == DW_FORM_ref2 ? 2 :
-				   form == DW_FORM_ref4 ? 4 : 8, &v)) {
+		} else if (!rd_uN(&p, end, (unsigned)dw_form_fixed_size(form, u), &v)) {
 			goto truncated;
 		}
 		if (v >= u->end - u->offset)
