@@ -1106,8 +1106,8 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	if (btf__type_cnt(fe.btf) > 1) {
 		rc = btf__dedup(fe.btf, NULL);
 		if (rc) {
-			d2b_error_set(err, "%s: btf__dedup failed: %s%s", elf_file_path(ef), strerror(-rc),
-				      rc == -ELOOP ? " (the types refer to each other in a loop)" : "");
+			d2b_error_set(err, "%s: btf__dedup failed: %s", elf_file_path(ef),
+				      rc == -ELOOP ? "the types refer to each other in a loop" : strerror(-rc));
 			goto fail;
 		}
 	}
