@@ -6,6 +6,11 @@
 #               compressed sections) and the crafted files of
 #               tests/tools/mkdwarf.py and tests/tools/hostile.py
 #   fuzz_cli    argument lists (see fuzz_cli.c for the format)
+#   fuzz_encode the seeds of fuzz_dwarf
+#   fuzz_btf    an options byte, then raw BTF: /usr/bin/pahole's (-J
+#               --btf_encode_detached) of those fixtures, and a closed
+#               slice of the corpus vmlinux's .BTF when it is cached
+#               (tests/lib.sh d2b_corpus; fuzz/btf_slice.py)
 set -u
 harness=$1 dir=$2
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -81,8 +86,36 @@ seed_cli() {
 ARGS
 }
 
+seed_btf() {
+	local tmp f b n base vml
+	tmp=$(mktemp -d) || return 1
+	(dir=$tmp; seed_dwarf)
+	for f in "$tmp"/*.o; do
+		base=$(basename "$f" .o)
+		pahole --btf_encode_detached="$tmp/$base.btf" "$f" >/dev/null 2>&1 ||
+			continue
+		[ -s "$tmp/$base.btf" ] || continue
+		# options bytes: layout, -s, -E --hex, -C names + pfunct -f main
+		for b in 000 001 006 302; do
+			{ printf "\\$b"; cat "$tmp/$base.btf"; } > "$dir/$base.$b.btf"
+		done
+	done
+	vml=${D2B_CORPUS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/dwarf2btf}/vmlinux
+	if [ -s "$vml" ] &&
+	   objcopy -O binary --only-section=.BTF "$vml" "$tmp/vmlinux.btf" 2>/dev/null; then
+		for n in 60 200 600; do
+			python3 "$src/fuzz/btf_slice.py" "$tmp/vmlinux.btf" $n "$tmp/s.btf" 2>/dev/null ||
+				continue
+			{ printf '\000'; cat "$tmp/s.btf"; } > "$dir/vmlinux-slice-$n.btf"
+		done
+	fi
+	rm -rf "$tmp"
+	find "$dir" -type f -size +64k -delete
+}
+
 case $harness in
-fuzz_dwarf) seed_dwarf ;;
+fuzz_dwarf | fuzz_encode) seed_dwarf ;;
+fuzz_btf) seed_btf ;;
 fuzz_cli) seed_cli ;;
 *) echo "seeds.sh: unknown harness $harness" >&2; exit 2 ;;
 esac

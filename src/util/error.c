@@ -9,6 +9,10 @@ int d2b_error_vset(struct d2b_error *err, const char *fmt, va_list ap)
 	if (!err || err->set)
 		return -1;
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	/* One line, even when a name from the input holds a line break. */
+	for (char *p = err->msg; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = '?';
 	err->set = true;
 	return -1;
 }

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fuzz_encode: bytes -> ELF -> DWARF -> the BTF encoder (btf_encode_file,
+ * one thread, pahole's default features) -> btf__raw_data, as
+ * `dwarf2btf encode` / `pahole -J` run it.
+ *
+ * The encoded BTF then goes through our own loader (btf_load.h); it may
+ * refuse it (hostile DWARF can describe a typedef loop), but must not crash.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+
+#include "btf/btf_encode.h"
+#include "btf/btf_features.h"
+#include "btf/btf_load.h"
+#include "dwarf/dwarf.h"
+#include "elf/elf_file.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check_error(const struct d2b_error *err)
+{
+	if (err->set && (memchr(err->msg, 0, sizeof(err->msg)) == NULL ||
+			 strchr(err->msg, '\n')))
+		__builtin_trap();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct btf_encode_options opts;
+	struct d2b_error err = { 0 };
+	struct elf_file *ef;
+	struct btf *btf;
+	struct dw_file df;
+	const void *raw;
+	uint32_t raw_size = 0;
+	uint8_t *copy;
+
+	if (!size)
+		return 0;
+	/* A private copy: exact bounds for ASan, and the input stays const. */
+	copy = malloc(size);
+	if (!copy)
+		return 0;
+	memcpy(copy, data, size);
+	memset(&opts, 0, sizeof(opts));
+	btf_features_init(&opts.features);
+	opts.threads = 1;
+
+	ef = elf_file_open_memory("fuzz.o", copy, size, &err);
+	if (!ef)
+		goto out_free;
+	if (dw_file_init(&df, ef, &err))
+		goto out_close;
+	btf = btf_encode_file(ef, &df, &opts, NULL, NULL, &err);
+	if (btf) {
+		struct btf_handle *h;
+		struct d2b_error lerr = { 0 };
+
+		if (err.set)
+			__builtin_trap();	/* success must not leave an error */
+		raw = btf__raw_data(btf, &raw_size);
+		if (!raw || raw_size < 24)
+			__builtin_trap();
+		h = btf_handle_open_memory("encoded.btf", raw, raw_size, NULL,
+					   &lerr);
+		check_error(&lerr);
+		btf_handle_close(h);
+		btf__free(btf);
+	}
+	check_error(&err);
+	dw_file_deinit(&df);
+out_close:
+	elf_file_close(ef);
+out_free:
+	free(copy);
+	return 0;
+}
