@@ -117,7 +117,10 @@ struct layout_class *layout_members(struct layout_cache *lc, const struct type *
 /* class__find_holes */
 static void find_holes(const struct type *t, struct layout_class *c)
 {
-	int64_t size_bits = (int64_t)t->size * 8;
+	/* pahole keeps sizes in 32 bits and offsets in bits below 2^35: so do
+	 * we, which keeps the signed arithmetic below from overflowing on
+	 * hostile sizes and offsets. */
+	int64_t size_bits = (int64_t)(uint32_t)t->size * 8;
 	int64_t cur_bitfield_end = size_bits, cur_bitfield_size = 0;
 	int64_t last_seen_bit = 0;
 	bool in_bitfield = false;
@@ -132,7 +135,7 @@ static void find_holes(const struct type *t, struct layout_class *c)
 		if (m->is_static)
 			continue;
 		pos->hole = pos->bit_hole = 0;
-		bit_start = (int64_t)pos->bit_offset;
+		bit_start = (int64_t)(pos->bit_offset & ((1ULL << 35) - 1));
 		bit_end = bit_start + (pos->bitfield_size ? pos->bitfield_size :
 				       (int64_t)pos->byte_size * 8);
 		if (in_bitfield) {
@@ -194,7 +197,7 @@ static void find_holes(const struct type *t, struct layout_class *c)
 	} else {
 		c->bit_padding = 0;
 	}
-	c->padding = (int)((int64_t)t->size - last_seen_bit / 8);
+	c->padding = (int)((int64_t)(uint32_t)t->size - last_seen_bit / 8);
 }
 
 struct layout_class *layout_holes(struct layout_cache *lc, const struct type *t)

@@ -736,7 +736,7 @@ static size_t class_fprintf_body(struct pctx *p, const struct type *t,
 		if (cacheline != 0)
 			strbuf_addf(p->sb, "%.*s/* last cacheline: %u bytes */\n",
 				    cconf.indent, tabs, cacheline);
-		size_diff = (long long)t->size * 8 -
+		size_diff = (long long)(uint32_t)t->size * 8 -
 			    ((long long)sum_bytes * 8 + sum_bits + (long long)sum_holes * 8 +
 			     sum_bit_holes + (long long)c->padding * 8 + c->bit_padding);
 		if (size_diff && nr_members != 0)
