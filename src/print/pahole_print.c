@@ -49,6 +49,7 @@ struct pctx {
 	size_t start;			/* sb->len when the top-level type began */
 	unsigned nr_open;
 	const struct type *open[MAX_EXPAND_DEPTH];	/* being expanded */
+	unsigned array_depth;		/* arrays of arrays being printed */
 };
 
 static bool can_expand(const struct pctx *p, const struct type *t)
@@ -171,7 +172,18 @@ static size_t array_fprintf(struct pctx *p, const struct type *arr,
 	if (arr->array.nr_dims >= 1 && arr->array.dims[0].count == 0 &&
 	    elem && elem->kind == TK_CONST)
 		elem = elem->type;
+	/* An array whose element type leads back to an array (hostile DWARF
+	 * loops): stop nesting; real C nests arrays a few levels at most. */
+	if (p->array_depth >= MAX_EXPAND_DEPTH) {
+		size_t before = p->sb->len;
+
+		strbuf_addf(p->sb, "<ERROR: array type loop at DIE %#llx> %s",
+			    (unsigned long long)arr->die_offset, name ? name : "");
+		return p->sb->len - before;
+	}
+	p->array_depth++;
 	printed = type_fprintf(p, elem, name, conf);
+	p->array_depth--;
 	for (uint32_t i = 0; i < arr->array.nr_dims; i++) {
 		uint32_t n = (uint32_t)arr->array.dims[i].count;
 		bool single = conf->last_member && conf->first_member;
