@@ -271,30 +271,12 @@ struct type *btf_param_type(const struct param *p)
 	return p->origin->type;
 }
 
-static const struct type *strip_cv(const struct type *t)
-{
-	for (int depth = 0; t && depth < 64; depth++) {
-		switch (t->kind) {
-		case TK_TYPEDEF:
-		case TK_CONST:
-		case TK_VOLATILE:
-		case TK_RESTRICT:
-		case TK_ATOMIC:
-			t = t->type;
-			continue;
-		default:
-			return t;
-		}
-	}
-	return t;
-}
-
 static bool composite_packed(const struct type *t, int depth);
 
 /* The alignment a type gets without attributes. */
 static uint64_t natural_align(const struct type *t, int depth)
 {
-	t = strip_cv(t);
+	t = type_strip_cv(t);
 	if (!t || depth > 32)
 		return 1;
 	if (t->alignment)
@@ -447,59 +429,6 @@ struct btf_func_cand *btf_func_set_add(struct btf_func_set *s, uint32_t nr_param
 		memset(&s->annots[s->nr_annots], 0, nr_annots * sizeof(*s->annots));
 	s->nr_annots += nr_annots;
 	return c;
-}
-
-static int readd_str(struct btf *btf, const struct btf *from, uint32_t off,
-		     uint32_t *out, struct d2b_error *err)
-{
-	const char *s;
-	int r;
-
-	if (!off) {
-		*out = 0;
-		return 0;
-	}
-	s = btf__str_by_offset(from, off);
-	if (!s)
-		return d2b_error_set(err, "BTF fragment: bad string offset %u", off);
-	r = btf__add_str(btf, s);
-	if (r < 0)
-		return d2b_error_set(err, "cannot add string '%s' to BTF (libbpf error %d)", s, r);
-	*out = (uint32_t)r;
-	return 0;
-}
-
-int btf_func_set_merge(struct btf_func_set *to, struct btf *btf,
-		       const struct btf_func_set *from, const struct btf *from_btf,
-		       uint32_t id_shift, struct d2b_error *err)
-{
-	for (size_t i = 0; i < from->nr_cands; i++) {
-		const struct btf_func_cand *fc = &from->cands[i];
-		struct btf_func_cand *c = btf_func_set_add(to, fc->nr_params, fc->nr_annots);
-
-		if (!c)
-			return d2b_error_oom(err);
-		c->elf_idx = fc->elf_idx;
-		c->flags = fc->flags;
-		c->ret = fc->ret ? fc->ret + id_shift : 0;
-		for (uint32_t k = 0; k < fc->nr_params; k++) {
-			const struct btf_func_param *fp = &from->params[fc->first_param + k];
-			struct btf_func_param *p = &to->params[c->first_param + k];
-
-			p->type = fp->type ? fp->type + id_shift : 0;
-			if (readd_str(btf, from_btf, fp->name_off, &p->name_off, err))
-				return -1;
-		}
-		for (uint32_t k = 0; k < fc->nr_annots; k++) {
-			const struct btf_func_annot *fa = &from->annots[fc->first_annot + k];
-			struct btf_func_annot *a = &to->annots[c->first_annot + k];
-
-			a->component = fa->component;
-			if (readd_str(btf, from_btf, fa->value_off, &a->value_off, err))
-				return -1;
-		}
-	}
-	return 0;
 }
 
 /* ---- selection ---- */

@@ -117,14 +117,6 @@ void btf_func_set_deinit(struct btf_func_set *s);
 struct btf_func_cand *btf_func_set_add(struct btf_func_set *s, uint32_t nr_params,
 				       uint32_t nr_annots);
 
-/*
- * Append FROM's candidates (from a fragment just added to BTF with
- * btf__add_btf: its ids shift by ID_SHIFT, its strings are re-added to BTF).
- */
-int btf_func_set_merge(struct btf_func_set *to, struct btf *btf,
-		       const struct btf_func_set *from, const struct btf *from_btf,
-		       uint32_t id_shift, struct d2b_error *err);
-
 /* Line logger: gets one finished line without its newline. */
 typedef void (*btf_log_fn)(void *ctx, const char *line);
 

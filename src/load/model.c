@@ -56,3 +56,21 @@ const char *cu_model_file_name(const struct cu_model *cu, uint32_t decl_file)
 		return cu->files[decl_file];
 	return "";
 }
+
+const struct type *type_strip_cv(const struct type *t)
+{
+	for (int depth = 0; t && depth < 64; depth++) {
+		switch (t->kind) {
+		case TK_TYPEDEF:
+		case TK_CONST:
+		case TK_VOLATILE:
+		case TK_RESTRICT:
+		case TK_ATOMIC:
+			t = t->type;
+			continue;
+		default:
+			return t;
+		}
+	}
+	return t;
+}

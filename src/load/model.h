@@ -238,6 +238,10 @@ struct cu_model {
 
 void cu_model_destroy(struct cu_model *cu);	/* accepts NULL */
 
+/* T without typedefs and qualifiers (const, volatile, restrict, _Atomic);
+ * gives up after 64 steps on a hostile loop and returns where it stopped. */
+const struct type *type_strip_cv(const struct type *t);
+
 /* Lookups within one unit (linear or hashed: callers must not assume order). */
 struct type *cu_model_type_at_offset(const struct cu_model *cu, uint64_t die_offset);
 const struct function *cu_model_function_at_offset(const struct cu_model *cu,

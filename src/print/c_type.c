@@ -267,20 +267,7 @@ void c_type_decl(struct strbuf *sb, const struct type *t, const char *name)
 
 const struct type *c_type_strip(const struct type *t)
 {
-	for (int i = 0; t && i < C_TYPE_MAX_DEPTH; i++) {
-		switch (t->kind) {
-		case TK_TYPEDEF:
-		case TK_CONST:
-		case TK_VOLATILE:
-		case TK_RESTRICT:
-		case TK_ATOMIC:
-			t = t->type;
-			continue;
-		default:
-			return t;
-		}
-	}
-	return t;
+	return type_strip_cv(t);
 }
 
 uint64_t c_type_size(const struct type *t, unsigned addr_size)
