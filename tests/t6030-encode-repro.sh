@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # BTF encoder: output bytes identical for -j1 .. -j8 and across runs, and
-# -jN really starts N worker threads (--stats).
+# with the merge's pre-dedup off; -jN really starts N worker threads (--stats).
 . "$D2B_SRC/tests/lib.sh"
 
 tmp=$(d2b_tmpdir)
@@ -12,6 +12,9 @@ for f in $fx $fx2; do
 	"$D2B" encode -j1 --btf_features=default --btf_encode_detached="$tmp/ref" "$f" ||
 		d2b_fail "encode -j1 $f"
 	[ -s "$tmp/ref" ] || d2b_fail "empty BTF for $f"
+	"$D2B" encode -j2 --no_prededup --btf_features=default --btf_encode_detached="$tmp/all" "$f" ||
+		d2b_fail "encode --no_prededup $f"
+	cmp -s "$tmp/ref" "$tmp/all" || d2b_fail "$f: the pre-dedup changed the BTF"
 	for j in 1 2 3 4 8; do
 		"$D2B" encode -j$j --stats --btf_features=default --btf_encode_detached="$tmp/j$j" "$f" \
 			2>"$tmp/stats" || d2b_fail "encode -j$j $f"

@@ -883,15 +883,20 @@ static int produce(void *arg, size_t item, void **result, struct d2b_error *err)
 	cu_model_destroy(cu);
 	if (!frag)
 		return -1;
+	if (!frag->excluded && !fe->opts->no_prededup &&
+	    btf_keys_compute(&frag->raw, &frag->raw.keys)) {
+		btf_fragment_destroy(frag);
+		return d2b_error_oom(err);
+	}
 	frag->cpu_s = now_s(CLOCK_THREAD_CPUTIME_ID) - t0;
 	*result = frag;
 	return 0;
 }
 
-/* FROM's candidates, just merged: local ids shift by SHIFT, local string
- * refs become final offsets through MAP. */
+/* FROM's candidates, just merged (RAW their fragment): local ids and
+ * string refs become final through M. */
 static int merge_funcs(struct btf_func_set *to, const struct btf_func_set *from,
-		       uint32_t shift, const uint32_t *map, struct d2b_error *err)
+		       struct btf_merge *m, const struct btf_raw *raw, struct d2b_error *err)
 {
 	for (size_t i = 0; i < from->nr_cands; i++) {
 		const struct btf_func_cand *fc = &from->cands[i];
@@ -901,20 +906,26 @@ static int merge_funcs(struct btf_func_set *to, const struct btf_func_set *from,
 			return d2b_error_oom(err);
 		c->elf_idx = fc->elf_idx;
 		c->flags = fc->flags;
-		c->ret = fc->ret ? fc->ret + shift : 0;
+		c->ret = fc->ret ? m->tmap[fc->ret] : 0;
 		for (uint32_t k = 0; k < fc->nr_params; k++) {
 			const struct btf_func_param *fp = &from->params[fc->first_param + k];
 			struct btf_func_param *p = &to->params[c->first_param + k];
+			long off = btf_merge_str(m, raw, fp->name_off, err);
 
-			p->type = fp->type ? fp->type + shift : 0;
-			p->name_off = map[fp->name_off];
+			if (off < 0)
+				return -1;
+			p->type = fp->type ? m->tmap[fp->type] : 0;
+			p->name_off = (uint32_t)off;
 		}
 		for (uint32_t k = 0; k < fc->nr_annots; k++) {
 			const struct btf_func_annot *fa = &from->annots[fc->first_annot + k];
 			struct btf_func_annot *a = &to->annots[c->first_annot + k];
+			long off = btf_merge_str(m, raw, fa->value_off, err);
 
+			if (off < 0)
+				return -1;
 			a->component = fa->component;
-			a->value_off = map[fa->value_off];
+			a->value_off = (uint32_t)off;
 		}
 	}
 	return 0;
@@ -925,7 +936,6 @@ static int consume(void *arg, size_t item, void *result, struct d2b_error *err)
 	struct file_enc *fe = arg;
 	struct btf_fragment *frag = result;
 	double t0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
-	uint32_t first, shift;
 	int rc = 0;
 
 	fe->stats->worker_s += frag->cpu_s;
@@ -934,13 +944,12 @@ static int consume(void *arg, size_t item, void *result, struct d2b_error *err)
 		fe->stats->cus_excluded++;
 		goto out;
 	}
-	if (btf_merge_add(&fe->merge, &frag->raw, &first, err)) {
+	if (btf_merge_add(&fe->merge, &frag->raw, err)) {
 		rc = d2b_error_set(err, "%s: cannot merge the BTF of unit %zu",
 				   fe->df->path, fe->units[item]);
 		goto out;
 	}
-	shift = first - 1;
-	if (merge_funcs(&fe->funcs, &frag->funcs, shift, fe->merge.map, err)) {
+	if (merge_funcs(&fe->funcs, &frag->funcs, &fe->merge, &frag->raw, err)) {
 		rc = -1;
 		goto out;
 	}
@@ -963,7 +972,7 @@ static int consume(void *arg, size_t item, void *result, struct d2b_error *err)
 		}
 		for (size_t i = 0; i < frag->nr_vars; i++) {
 			fe->vars[fe->nr_vars] = frag->vars[i];
-			fe->vars[fe->nr_vars].var_id += shift;
+			fe->vars[fe->nr_vars].var_id = fe->merge.tmap[frag->vars[i].var_id];
 			fe->nr_vars++;
 		}
 	}
@@ -1060,6 +1069,7 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	}
 	if (btf_merge_init(&fe.merge, base, err))
 		goto fail;
+	fe.merge.prededup = !opts->no_prededup;
 	for (size_t i = 0; i < df->nr_units; i++)
 		if (unit_wanted(&df->units[i]))
 			units[nr++] = i;
@@ -1079,6 +1089,7 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	/* the merged fragments become one libbpf btf */
 	t0 = now_s(CLOCK_MONOTONIC);
 	c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+	stats->types_dropped = fe.merge.nr_dropped;
 	fe.btf = btf_merge_finish(&fe.merge, err);
 	if (!fe.btf)
 		goto fail;
@@ -1102,6 +1113,7 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	stats->datasec_s = now_s(CLOCK_MONOTONIC) - t0;
 
 	stats->types_before_dedup = btf__type_cnt(fe.btf) - 1;
+
 	t0 = now_s(CLOCK_MONOTONIC);
 	if (btf__type_cnt(fe.btf) > 1) {
 		rc = btf__dedup(fe.btf, NULL);

@@ -48,6 +48,7 @@ void btf_raw_deinit(struct btf_raw *r)
 {
 	free(r->words);
 	free(r->fix);
+	free(r->keys);
 	btf_strtab_deinit(&r->strs);
 	memset(r, 0, sizeof(*r));
 }
@@ -496,6 +497,8 @@ void btf_merge_deinit(struct btf_merge *m)
 	block_free(&m->cur);
 	btf__free(m->btf);
 	free(m->map);
+	free(m->tmap);
+	free(m->kslots);
 	btf_strtab_deinit(&m->strs);
 	memset(m, 0, sizeof(*m));
 }
@@ -530,52 +533,149 @@ static long intern(struct btf_merge *m, const char *s, const struct btf_strtab_e
 
 static int flush(struct btf_merge *m, struct d2b_error *err);
 
-/* How far ahead the string loop hints slots, then the strings in them. */
-#define PREFETCH_SLOT 16
-#define PREFETCH_STR 8
+#define MAP_UNSET UINT32_MAX	/* in m->map: not interned yet */
 
-int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, uint32_t *first_id,
-		  struct d2b_error *err)
+long btf_merge_str(struct btf_merge *m, const struct btf_raw *r, uint32_t ref,
+		   struct d2b_error *err)
 {
-	const struct btf_strtab_ent *ents = r->strs.ents;
+	long off;
+
+	if (ref > r->strs.nr)
+		return d2b_error_set(err, "BTF fragment string ref %u out of range", ref);
+	if (m->map[ref] != MAP_UNSET)
+		return m->map[ref];
+	off = intern(m, r->strs.data + r->strs.ents[ref - 1].off, &r->strs.ents[ref - 1], err);
+	if (off >= 0)
+		m->map[ref] = (uint32_t)off;
+	return off;
+}
+
+/* ---- the pre-dedup key table ---- */
+
+static int kslots_grow(struct btf_merge *m)
+{
+	size_t cap = m->kslots ? (m->kmask + 1) * 2 : 1u << 16;
+	struct btf_merge_key_slot *ns = calloc(cap, sizeof(*ns));
+
+	if (!ns)
+		return -1;
+	for (size_t i = 0; m->kslots && i <= m->kmask; i++) {
+		size_t j;
+
+		if (!m->kslots[i].id)
+			continue;
+		j = m->kslots[i].key.lo & (cap - 1);
+		while (ns[j].id)
+			j = (j + 1) & (cap - 1);
+		ns[j] = m->kslots[i];
+	}
+	free(m->kslots);
+	m->kslots = ns;
+	m->kmask = cap - 1;
+	return 0;
+}
+
+/* The final id of the type with key K, or 0; else records ID for K when
+ * ID is not 0. */
+static uint32_t kslots_find(const struct btf_merge *m, const struct btf_key *k)
+{
+	size_t j = k->lo & m->kmask;
+
+	while (m->kslots[j].id) {
+		if (m->kslots[j].key.lo == k->lo && m->kslots[j].key.hi == k->hi)
+			return m->kslots[j].id;
+		j = (j + 1) & m->kmask;
+	}
+	return 0;
+}
+
+static void kslots_put(struct btf_merge *m, const struct btf_key *k, uint32_t id)
+{
+	size_t j = k->lo & m->kmask;
+
+	while (m->kslots[j].id)
+		j = (j + 1) & m->kmask;
+	m->kslots[j].key = *k;
+	m->kslots[j].id = id;
+	m->knr++;
+}
+
+static int grow_u32(uint32_t **p, size_t *cap, size_t want)
+{
+	size_t ncap = *cap ? *cap : 1024;
+	uint32_t *np;
+
+	if (want <= *cap)
+		return 0;
+	while (ncap < want)
+		ncap *= 2;
+	np = realloc(*p, ncap * sizeof(*np));
+	if (!np)
+		return -1;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
+/* Copy R's records that were kept (tmap[id] == the next id of block B) to
+ * B, fixing string and type words. The records and fix-ups walk in word
+ * order (btf_keys_compute checked so when it gave keys). */
+static int copy_kept(struct btf_merge *m, const struct btf_raw *r,
+		     struct btf_merge_block *b, struct d2b_error *err)
+{
+	size_t w = 0, f = 0;
+
+	for (uint32_t id = 1; id <= r->nr_types; id++) {
+		uint32_t len = w + 3 <= r->len ? btf_record_words(r->words + w) : 0;
+		bool keep = m->tmap[id] == b->first_id + b->nr_types;
+		uint32_t *dst = b->words + b->len;
+
+		if (!len || w + len > r->len || (f < r->nr_fix && (r->fix[f] >> 1) < w))
+			return d2b_error_set(err, "BTF fragment record %u does not walk", id);
+		if (keep)
+			memcpy(dst, r->words + w, len * sizeof(*dst));
+		for (; f < r->nr_fix && (r->fix[f] >> 1) < w + len; f++) {
+			uint32_t at = (r->fix[f] >> 1) - (uint32_t)w;
+
+			if (!keep)
+				continue;
+			if (r->fix[f] & 1) {
+				long off = btf_merge_str(m, r, dst[at], err);
+
+				if (off < 0)
+					return -1;
+				dst[at] = (uint32_t)off;
+			} else {
+				dst[at] = m->tmap[dst[at]] - b->first_id + 1;
+			}
+		}
+		if (keep) {
+			b->len += len;
+			b->nr_types++;
+			m->nr_types++;
+		}
+		w += len;
+	}
+	return 0;
+}
+
+int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error *err)
+{
 	struct btf_merge_block *b = &m->cur;
-	size_t nr = r->strs.nr;
 	size_t limit = m->nr_blocks == 1 ? m->first_block_words : m->block_words;
-	uint32_t *dst;
+	bool dedup = m->prededup && r->keys;
+	uint32_t next;
 
-	if (nr + 1 > m->cap_map) {
-		size_t cap = m->cap_map ? m->cap_map : 1024;
-		uint32_t *p;
-
-		while (cap < nr + 1)
-			cap *= 2;
-		p = realloc(m->map, cap * sizeof(*p));
-		if (!p)
-			return d2b_error_oom(err);
-		m->map = p;
-		m->cap_map = cap;
-	}
+	if (grow_u32(&m->map, &m->cap_map, r->strs.nr + 1) ||
+	    grow_u32(&m->tmap, &m->cap_tmap, (size_t)r->nr_types + 1))
+		return d2b_error_oom(err);
 	m->map[0] = 0;
-	/* the probes miss the cache more often than not: hint ahead, the
-	 * hashes are known (the worker computed them) */
-	for (size_t i = 0; i < nr && i < PREFETCH_SLOT; i++)
-		btf_strtab_prefetch_slot(&m->strs, ents[i].hash);
-	for (size_t i = 0; i < nr; i++) {
-		long off;
-
-		if (i + PREFETCH_SLOT < nr)
-			btf_strtab_prefetch_slot(&m->strs, ents[i + PREFETCH_SLOT].hash);
-		if (i + PREFETCH_STR < nr)
-			btf_strtab_prefetch_str(&m->strs, ents[i + PREFETCH_STR].hash);
-		off = intern(m, r->strs.data + ents[i].off, &ents[i], err);
-		if (off < 0)
-			return -1;
-		m->map[i + 1] = (uint32_t)off;
-	}
+	memset(m->map + 1, 0xff, r->strs.nr * sizeof(*m->map));
+	m->tmap[0] = 0;
 
 	if ((uint64_t)m->nr_types + r->nr_types > MAX_TYPE_ID - m->start_id)
 		return d2b_error_set(err, "too many BTF types (over %u)", MAX_TYPE_ID);
-	if (b->nr_types && b->len - HDR_WORDS + r->len > limit) {
+	if (!m->prededup && b->nr_types && b->len - HDR_WORDS + r->len > limit) {
 		/* the block is complete: into libbpf with it, a new one */
 		if (flush(m, err))
 			return -1;
@@ -584,23 +684,29 @@ int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, uint32_t *first_
 	}
 	if (block_room(b, r->len))
 		return d2b_error_oom(err);
-	/* ids within a block count from 1, as in a non-split BTF of its own */
-	*first_id = b->first_id + b->nr_types;
-	dst = b->words + b->len;
-	if (r->len)	/* an empty fragment may have no words at all */
-		memcpy(dst, r->words, r->len * sizeof(*dst));
-	for (size_t i = 0; i < r->nr_fix; i++) {
-		uint32_t f = r->fix[i], *w = &dst[f >> 1];
 
-		if (f & 1)
-			*w = m->map[*w];
-		else
-			*w += b->nr_types;
+	/* each type's final id: an earlier one with its key, or the next */
+	next = b->first_id + b->nr_types;
+	for (uint32_t id = 1; id <= r->nr_types; id++) {
+		const struct btf_key *k = dedup ? &r->keys[id] : NULL;
+		uint32_t found;
+
+		if (!k || (!k->lo && !k->hi)) {
+			m->tmap[id] = next++;
+			continue;
+		}
+		if ((m->knr + 1) * 2 > m->kmask + 1 && kslots_grow(m))
+			return d2b_error_oom(err);
+		found = kslots_find(m, k);
+		if (found) {
+			m->tmap[id] = found;
+			m->nr_dropped++;
+			continue;
+		}
+		kslots_put(m, k, next);
+		m->tmap[id] = next++;
 	}
-	b->len += r->len;
-	b->nr_types += r->nr_types;
-	m->nr_types += r->nr_types;
-	return 0;
+	return copy_kept(m, r, b, err);
 }
 
 /* libbpf 1.3 started checking every name offset in btf__new() (and warns

@@ -14,18 +14,21 @@
  *               strs:  [prefix | new strings...]   THE final string section
  *                      (prefix "\0", or the base BTF's strings when split)
  *               blocks of types: [fragment 0][fragment 1]...
- *             btf_merge_add(): each local string probed once (hash from the
- *               worker) -> final offset in map[]; the fragment's words
- *               copied, then fixed up: map[ref] for strings, id + shift
- *               for types
+ *             btf_merge_add(): with prededup, each type whose key
+ *               (btf_keys.h) an earlier one had is dropped, tmap[local id]
+ *               = that one's id; the others are copied and get the next
+ *               ids; their words fixed up: strings interned as first used
+ *               (map[ref], hash from the worker), type ids through tmap
  *             a complete block of types goes into the libbpf btf, with
  *               exactly our strings so far (btf__add_str, in order)
  *               before it (see btf_merge_block); btf_merge_finish()
- *               flushes the last
+ *               flushes the last. With prededup there is one block: a
+ *               type may refer to any earlier one
  *
- * The result is byte for byte what appending every CU's libbpf btf with
- * btf__add_btf gives: btf__add_btf interns a fragment's strings in the order
- * its types reference them (name, then members, enumerators, parameters), so
+ * Without prededup the result is byte for byte what appending every CU's
+ * libbpf btf with btf__add_btf gives; with it, the same once deduplicated.
+ * btf__add_btf interns a fragment's strings in the order its types
+ * reference them (name, then members, enumerators, parameters), so
  * the builder interns in that order too (btf_raw_str() after the types, for
  * strings the caller interns itself), and a string already present in a
  * split BTF's base keeps its base offset. The builder's functions mirror
@@ -38,6 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "btf/btf_keys.h"
 #include "btf/btf_strtab.h"
 #include "util/error.h"
 
@@ -51,6 +55,7 @@ struct btf_raw {
 	uint32_t *fix;		/* (word index << 1) | 1 for a string ref */
 	size_t nr_fix, cap_fix;
 	struct btf_strtab strs;	/* no prefix; local ref = entry index + 1 */
+	struct btf_key *keys;	/* NULL, or by local id: see btf_keys.h */
 };
 
 int btf_raw_init(struct btf_raw *r);	/* 0, or -1 when out of memory */
@@ -104,6 +109,11 @@ struct btf_merge_block {
 	uint32_t nr_types;
 };
 
+struct btf_merge_key_slot {
+	struct btf_key key;
+	uint32_t id;		/* final id; 0: empty */
+};
+
 struct btf_merge {
 	struct btf *base;	/* not owned; NULL: not split */
 	uint32_t start_id;	/* id of the first type added (1, or base's count) */
@@ -117,7 +127,16 @@ struct btf_merge {
 	struct btf_strtab strs;
 	uint32_t *map;		/* local ref -> final string offset (last add) */
 	size_t cap_map;
+	uint32_t *tmap;		/* local id -> final id (last add) */
+	size_t cap_tmap;
 	bool slow;		/* every block the slow way, as newer libbpf needs (tests) */
+	/* Pre-dedup: a type whose key (btf_keys.h) an earlier type had is
+	 * not added; its local id maps to that type. Everything then stays in
+	 * one block (a reference may point anywhere before). */
+	bool prededup;
+	struct btf_merge_key_slot *kslots;
+	size_t kmask, knr;
+	uint64_t nr_dropped;	/* types not added so */
 };
 
 /* Start an empty merge (split on BASE when not NULL). Returns 0 or -1. */
@@ -125,13 +144,19 @@ int btf_merge_init(struct btf_merge *m, struct btf *base, struct d2b_error *err)
 void btf_merge_deinit(struct btf_merge *m);
 
 /*
- * Append R's types and strings (and, when the current block is full, hand
- * it to the libbpf btf first). *FIRST_ID gets the id R's local id 1 becomes
- * (local id i -> *FIRST_ID + i - 1); afterwards m->map[ref] is the final
- * string offset of R's local ref (until the next call). Returns 0 or -1.
+ * Append R's types (and, when the current block is full, hand it to the
+ * libbpf btf first). Afterwards, until the next call, m->tmap[i] is the
+ * final id of R's local id i (i >= 1). R's strings are interned as its
+ * added types use them, in that order (as btf__add_btf does); others by
+ * btf_merge_str(). Returns 0 or -1.
  */
-int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, uint32_t *first_id,
-		  struct d2b_error *err);
+int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error *err);
+
+/* The final offset of R's local string ref REF (R: the fragment of the
+ * last btf_merge_add), interned now if no added type used it. Returns the
+ * offset (0 for ref 0), or -1 with err set. */
+long btf_merge_str(struct btf_merge *m, const struct btf_raw *r, uint32_t ref,
+		   struct d2b_error *err);
 
 /* The libbpf btf holding everything merged (the caller frees it); M is
  * emptied either way. Returns NULL with err set. */

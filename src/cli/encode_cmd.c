@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * dwarf2btf encode [-j[N]] [--verbose] [--stats] [feature options]
+ * dwarf2btf encode [-j[N]] [--verbose] [--stats] [--no_prededup] [feature options]
  *                  [--btf_base=FILE] (--btf_encode_detached=OUT | -J) FILE
  *
  * Encodes FILE's DWARF as BTF: a raw BTF file (--btf_encode_detached) or
@@ -25,12 +25,14 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: dwarf2btf encode [-j[N]] [--verbose] [--stats] [feature options]\n"
+		"usage: dwarf2btf encode [-j[N]] [--verbose] [--stats] [--no_prededup] [feature options]\n"
 		"                        [--btf_base=FILE] (--btf_encode_detached=OUT | -J) FILE\n"
 		"feature options: --btf_features=LIST --btf_features_strict=LIST\n"
 		"                 --supported_btf_features --btf_gen_floats --btf_gen_optimized\n"
 		"                 --btf_gen_all --btf_encode_force --lang_exclude=LANG,...\n"
-		"                 --skip_encoding_btf_{vars,decl_tag,type_tag,enum64,inconsistent_proto}\n");
+		"                 --skip_encoding_btf_{vars,decl_tag,type_tag,enum64,inconsistent_proto}\n"
+		"--no_prededup: keep every unit's copy of a type for libbpf's dedup (slower,\n"
+		"              same output; for tests and benchmarks)\n");
 }
 
 static void print_line(void *ctx, const char *line)
@@ -87,6 +89,10 @@ static int parse_args(int argc, char **argv, struct encode_args *a, struct d2b_e
 		}
 		if (!strcmp(arg, "--stats")) {
 			a->stats = true;
+			continue;
+		}
+		if (!strcmp(arg, "--no_prededup")) {
+			a->opts.no_prededup = true;
 			continue;
 		}
 		if (!strcmp(arg, "--supported_btf_features")) {
@@ -204,10 +210,10 @@ int encode_main(int argc, char **argv)
 		fprintf(stderr,
 			"stats: threads %u (started %u), units %zu (excluded %zu), fragments alive max %zu\n"
 			"stats: decode+encode %.3fs wall, %.3fs worker CPU\n"
-			"stats: merge %.3fs, functions %.3fs (%zu encoded, %zu skipped), datasec %.3fs (%zu vars)\n"
+			"stats: merge %.3fs (%zu repeated types dropped), functions %.3fs (%zu encoded, %zu skipped), datasec %.3fs (%zu vars)\n"
 			"stats: dedup %.3fs (%zu -> %zu types), write %.3fs (%u bytes)\n",
 			a.opts.threads, st.threads_started, st.cus, st.cus_excluded, st.max_alive,
-			st.parallel_s, st.worker_s, st.merge_s, st.funcs_s, st.funcs_encoded,
+			st.parallel_s, st.worker_s, st.merge_s, st.types_dropped, st.funcs_s, st.funcs_encoded,
 			st.funcs_skipped, st.datasec_s, st.vars, st.dedup_s, st.types_before_dedup,
 			st.types, write_s, raw_size);
 	}

@@ -328,6 +328,7 @@ static void compare_paths(struct btf *base, int nr, bool slow, bool small_blocks
 		struct btf_raw raw;
 		struct b bl = { .lib = lib }, br = { .raw = &raw };
 		uint32_t refs[NR_CANDS], first;
+		long off;
 		int lf;
 
 		CHECK(btf_raw_init(&raw) == 0, "raw init");
@@ -340,10 +341,16 @@ static void compare_paths(struct btf *base, int nr, bool slow, bool small_blocks
 		/* the new: candidates' strings interned after the types */
 		for (size_t i = 0; i < NR_CANDS; i++)
 			CHECK(btf_raw_str(&raw, cand_strs[i], &refs[i]) == 0, "raw str");
-		CHECK(btf_merge_add(&m, &raw, &first, &err) == 0, "%s", err.msg);
-		CHECK((int)first == lf, "%s: first id %u, libbpf %d", what, first, lf);
-		for (size_t i = 0; i < NR_CANDS; i++)
-			new_off[f][i] = m.map[refs[i]];
+		CHECK(btf_merge_add(&m, &raw, &err) == 0, "%s", err.msg);
+		first = raw.nr_types ? m.tmap[1] : 0;
+		CHECK(!raw.nr_types || (int)first == lf, "%s: first id %u, libbpf %d", what, first, lf);
+		for (uint32_t i = 2; i <= raw.nr_types; i++)
+			CHECK(m.tmap[i] == first + i - 1, "%s: local %u -> %u", what, i, m.tmap[i]);
+		for (size_t i = 0; i < NR_CANDS; i++) {
+			off = btf_merge_str(&m, &raw, refs[i], &err);
+			CHECK(off >= 0, "%s", err.msg);
+			new_off[f][i] = (uint32_t)off;
+		}
 		CHECK(m.nr_blocks == (small_blocks ? (size_t)f + 1 : 1), "%s: %zu blocks", what,
 		      m.nr_blocks);
 		btf_raw_deinit(&raw);
@@ -396,7 +403,7 @@ static void test_empty(void)
 	struct d2b_error err = { 0 };
 	struct btf_merge m;
 	struct btf_raw raw;
-	uint32_t first, ref;
+	uint32_t ref;
 	struct btf *btf;
 
 	/* no types at all: an empty BTF */
@@ -410,8 +417,9 @@ static void test_empty(void)
 	CHECK(btf_raw_init(&raw) == 0, "raw");
 	CHECK(btf_raw_str(&raw, "x", &ref) == 0 && ref == 1, "ref %u", ref);
 	CHECK(btf_raw_str(&raw, "", &ref) == 0 && ref == 0, "empty ref %u", ref);
-	CHECK(btf_merge_add(&m, &raw, &first, &err) == 0 && first == 1, "first %u", first);
-	CHECK(m.map[1] == 1, "x at %u", m.map[1]);
+	CHECK(btf_merge_add(&m, &raw, &err) == 0, "%s", err.msg);
+	CHECK(btf_merge_str(&m, &raw, 1, &err) == 1, "x at 1");
+	CHECK(btf_merge_str(&m, &raw, 2, &err) == -1, "ref 2 out of range");
 	btf_raw_deinit(&raw);
 	btf = btf_merge_finish(&m, &err);
 	CHECK(btf && btf__type_cnt(btf) == 1 && btf__find_str(btf, "x") == 1, "strings only");

@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Structural keys of a fragment's types (see btf_keys.h).
+ *
+ * The type graph: node i is local type i, its edges the type-id words of
+ * its record in word order (r->fix says which words those are). Tarjan's
+ * algorithm yields the strongly connected components children first, so
+ * every edge that leaves a component points at types whose keys are done.
+ */
+#include "btf/btf_keys.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/btf.h>
+
+#include "btf/btf_raw.h"
+
+/* ---- a 128-bit hash: two 64-bit lanes, each a bijective mix per word ---- */
+
+struct h128 {
+	uint64_t a, b;
+};
+
+static inline void h_add(struct h128 *h, uint64_t w)
+{
+	uint64_t x = (h->a ^ w) * 0x9e3779b97f4a7c15ull;
+
+	x ^= x >> 32;
+	x *= 0xd6e8feb86659fd93ull;
+	h->a = x ^ (x >> 32);
+	x = (h->b + w) * 0xc2b2ae3d27d4eb4full;
+	x ^= x >> 29;
+	x *= 0x165667b19e3779f9ull;
+	h->b = x ^ (x >> 32);
+}
+
+static inline void h_init(struct h128 *h, uint64_t seed)
+{
+	h->a = 0x243f6a8885a308d3ull ^ seed;
+	h->b = 0x13198a2e03707344ull + seed;
+}
+
+static inline void h_add_key(struct h128 *h, const struct btf_key *k)
+{
+	h_add(h, k->lo);
+	h_add(h, k->hi);
+}
+
+static inline struct btf_key h_key(const struct h128 *h)
+{
+	struct btf_key k = { h->a, h->b };
+
+	if (!k.lo && !k.hi)	/* {0,0} means "no key" */
+		k.lo = 1;
+	return k;
+}
+
+static inline bool key_none(const struct btf_key *k)
+{
+	return !k->lo && !k->hi;
+}
+
+static int key_cmp(const struct btf_key *x, const struct btf_key *y)
+{
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	if (x->hi != y->hi)
+		return x->hi < y->hi ? -1 : 1;
+	return 0;
+}
+
+static uint64_t str_hash64(const char *s, size_t n)
+{
+	struct h128 h;
+	size_t i = 0;
+	uint64_t v;
+
+	h_init(&h, n);
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&v, s + i, 8);
+		h_add(&h, v);
+	}
+	if (i < n) {
+		v = 0;
+		memcpy(&v, s + i, n - i);
+		h_add(&h, v);
+	}
+	return h.a ^ (h.b << 1);
+}
+
+uint32_t btf_record_words(const uint32_t *w)
+{
+	uint32_t info = w[1], vlen = info & 0xffff;
+
+	switch ((info >> 24) & 0x1f) {
+	case BTF_KIND_INT:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+		return 4;
+	case BTF_KIND_PTR:
+	case BTF_KIND_FWD:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_TYPE_TAG:
+		return 3;
+	case BTF_KIND_ARRAY:
+		return 6;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+	case BTF_KIND_DATASEC:
+	case BTF_KIND_ENUM64:
+		return 3 + 3 * vlen;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_FUNC_PROTO:
+		return 3 + 2 * vlen;
+	default:
+		return 0;
+	}
+}
+
+static bool never_keyed(const uint32_t *w)
+{
+	uint32_t kind = (w[1] >> 24) & 0x1f;
+
+	/* definitions, not types: each is its own, never a duplicate */
+	return kind == BTF_KIND_VAR || kind == BTF_KIND_FUNC || kind == BTF_KIND_DATASEC;
+}
+
+/* Marks a type-id word in a record's own hash (ids are < 2^31). */
+#define EDGE_MARK 0xffffffffu
+
+struct keys_work {
+	const struct btf_raw *r;
+	uint32_t n;			/* types */
+	uint32_t *off;			/* record start word, by id (n + 2) */
+	uint32_t *ebeg;			/* first edge of id, CSR (n + 2) */
+	uint32_t *edges;		/* child ids */
+	struct btf_key *own;		/* each record alone, strings by content */
+	struct btf_key *keys;		/* the result */
+	bool *bad;			/* never keyed, or an edge out of range */
+	/* Tarjan */
+	uint32_t *index, *low, *comp;	/* comp: component number + 1 once done */
+	uint32_t *stack, nr_stack;
+	uint32_t *call, *call_edge;	/* the explicit recursion */
+	uint32_t next_index, nr_comps;
+	/* per component */
+	uint32_t *order;		/* BFS order from the root */
+	uint32_t *pos;			/* position in order, by id */
+	struct weak_member *weak;	/* the component's members */
+};
+
+/* Offsets, edges and each record's own hash. False when the records or
+ * the fix-ups do not walk as the builder writes them. */
+static bool walk_records(struct keys_work *k, const uint64_t *str_h)
+{
+	const struct btf_raw *r = k->r;
+	size_t w = 0, f = 0, nr_edges = 0;
+
+	for (uint32_t id = 1; id <= k->n; id++) {
+		uint32_t len;
+		struct h128 h;
+
+		if (w + 3 > r->len)
+			return false;
+		len = btf_record_words(r->words + w);
+		if (!len || w + len > r->len)
+			return false;
+		k->off[id] = (uint32_t)w;
+		k->ebeg[id] = (uint32_t)nr_edges;
+		k->bad[id] = never_keyed(r->words + w);
+		h_init(&h, len);
+		/* Two plain words a mix, packed into 64 bits; a string's hash or
+		 * an edge mark on their own. Which words are strings or edges
+		 * (not fixed by the kind: an empty name or a void type id has
+		 * no fix-up) goes into the hash too, as a bit mask per 64 words,
+		 * so the packing reads one way only. */
+		uint64_t mask = 0;
+
+		for (uint32_t i = 0; i < len; i++) {
+			uint32_t word = r->words[w + i];
+			uint64_t v;
+
+			if (i && !(i & 63)) {
+				h_add(&h, mask);
+				mask = 0;
+			}
+			if (f < r->nr_fix && (r->fix[f] >> 1) < w + i)
+				return false;	/* not in word order */
+			if (f < r->nr_fix && (r->fix[f] >> 1) == w + i) {
+				if (r->fix[f] & 1) {
+					if (word > r->strs.nr)
+						return false;
+					v = word ? str_h[word] : 0;
+				} else {
+					v = EDGE_MARK;
+					if (!word || word > k->n)
+						k->bad[id] = true;
+					else
+						k->edges[nr_edges++] = word;
+				}
+				f++;
+				mask |= (uint64_t)1 << (i & 63);
+				h_add(&h, v);
+				continue;
+			}
+			v = word;
+			if (i + 1 < len && ((i + 1) & 63) &&
+			    !(f < r->nr_fix && (r->fix[f] >> 1) == w + i + 1)) {
+				v |= (uint64_t)r->words[w + i + 1] << 32;
+				i++;
+			}
+			h_add(&h, v);
+		}
+		h_add(&h, mask);
+		k->own[id] = h_key(&h);
+		w += len;
+	}
+	k->off[k->n + 1] = (uint32_t)w;
+	k->ebeg[k->n + 1] = (uint32_t)nr_edges;
+	return w == r->len && f == r->nr_fix;
+}
+
+struct weak_member {
+	struct btf_key key;	/* the member's neighbourhood */
+	uint32_t id;
+};
+
+static int weak_cmp(const void *x, const void *y)
+{
+	const struct weak_member *a = x, *b = y;
+
+	return key_cmp(&a->key, &b->key);
+}
+
+/* The key of a component of one type without a self edge. */
+static void key_single(struct keys_work *k, uint32_t v)
+{
+	struct h128 h;
+
+	if (k->bad[v])
+		return;
+	h_init(&h, 1);
+	h_add_key(&h, &k->own[v]);
+	for (uint32_t e = k->ebeg[v]; e < k->ebeg[v + 1]; e++) {
+		const struct btf_key *c = &k->keys[k->edges[e]];
+
+		if (key_none(c))
+			return;
+		h_add_key(&h, c);
+	}
+	k->keys[v] = h_key(&h);
+}
+
+/* The keys of component CID, whose members are MEMB[0..NR). */
+static void key_component(struct keys_work *k, const uint32_t *memb, uint32_t nr,
+			  uint32_t cid)
+{
+	struct weak_member *wm = k->weak;
+	uint32_t root = 0, head = 0, tail = 0;
+	bool found = false;
+	struct h128 s;
+
+	/* each member's neighbourhood: its record, its neighbours' records
+	 * inside the component, the keys of those outside */
+	for (uint32_t i = 0; i < nr; i++) {
+		uint32_t v = memb[i];
+		struct h128 h;
+		struct btf_key wk;
+
+		if (k->bad[v])
+			return;
+		h_init(&h, 2);
+		h_add_key(&h, &k->own[v]);
+		for (uint32_t e = k->ebeg[v]; e < k->ebeg[v + 1]; e++) {
+			uint32_t c = k->edges[e];
+
+			if (k->comp[c] == cid) {
+				h_add(&h, 1);
+				h_add_key(&h, &k->own[c]);
+			} else if (key_none(&k->keys[c])) {
+				return;
+			} else {
+				h_add_key(&h, &k->keys[c]);
+			}
+		}
+		wk = h_key(&h);
+		wm[i].key = wk;
+		wm[i].id = v;
+	}
+	/* the root: the member with the smallest neighbourhood hash that no
+	 * other member shares (the smallest one alone would often be one of
+	 * several alike pointers to pointers, as likely as not) */
+	qsort(wm, nr, sizeof(*wm), weak_cmp);
+	for (uint32_t i = 0; i < nr && !found; i++) {
+		if ((i && !key_cmp(&wm[i].key, &wm[i - 1].key)) ||
+		    (i + 1 < nr && !key_cmp(&wm[i].key, &wm[i + 1].key)))
+			continue;
+		root = wm[i].id;
+		found = true;
+	}
+	if (!found)
+		return;		/* no root chosen by content alone */
+
+	/* breadth first from the root, edges in record order */
+	k->order[tail++] = root;
+	k->pos[root] = 0;
+	h_init(&s, 3);
+	while (head < tail) {
+		uint32_t v = k->order[head++];
+
+		h_add_key(&s, &k->own[v]);
+		for (uint32_t e = k->ebeg[v]; e < k->ebeg[v + 1]; e++) {
+			uint32_t c = k->edges[e];
+
+			if (k->comp[c] != cid) {
+				h_add_key(&s, &k->keys[c]);
+				continue;
+			}
+			if (k->pos[c] == UINT32_MAX) {
+				k->pos[c] = tail;
+				k->order[tail++] = c;
+			}
+			h_add(&s, 1);
+			h_add(&s, k->pos[c]);
+		}
+	}
+	for (uint32_t i = 0; i < tail; i++) {
+		struct h128 h = s;
+
+		h_add(&h, i);
+		k->keys[k->order[i]] = h_key(&h);
+		k->pos[k->order[i]] = UINT32_MAX;
+	}
+}
+
+/* Tarjan's algorithm without recursion; each component keyed as it
+ * completes. */
+static void components(struct keys_work *k)
+{
+	for (uint32_t start = 1; start <= k->n; start++) {
+		uint32_t depth = 0;
+
+		if (k->index[start])
+			continue;
+		k->call[depth] = start;
+		k->call_edge[depth] = k->ebeg[start];
+		k->index[start] = k->low[start] = ++k->next_index;
+		k->stack[k->nr_stack++] = start;
+		depth = 1;
+		while (depth) {
+			uint32_t v = k->call[depth - 1];
+			uint32_t *e = &k->call_edge[depth - 1];
+
+			if (*e < k->ebeg[v + 1]) {
+				uint32_t c = k->edges[(*e)++];
+
+				if (!k->index[c]) {
+					k->index[c] = k->low[c] = ++k->next_index;
+					k->stack[k->nr_stack++] = c;
+					k->call[depth] = c;
+					k->call_edge[depth] = k->ebeg[c];
+					depth++;
+				} else if (!k->comp[c] && k->index[c] < k->low[v]) {
+					k->low[v] = k->index[c];	/* on the stack */
+				}
+				continue;
+			}
+			/* V is done */
+			if (k->low[v] == k->index[v]) {
+				uint32_t cid = ++k->nr_comps, first = k->nr_stack;
+				bool self = false;
+
+				do
+					k->comp[k->stack[--first]] = cid;
+				while (k->stack[first] != v);
+				if (k->nr_stack - first == 1) {
+					for (uint32_t x = k->ebeg[v]; x < k->ebeg[v + 1]; x++)
+						self |= k->edges[x] == v;
+				}
+				if (k->nr_stack - first == 1 && !self)
+					key_single(k, v);
+				else
+					key_component(k, k->stack + first, k->nr_stack - first, cid);
+				k->nr_stack = first;
+			}
+			depth--;
+			if (depth) {
+				uint32_t p = k->call[depth - 1];
+
+				if (k->low[v] < k->low[p])
+					k->low[p] = k->low[v];
+			}
+		}
+	}
+}
+
+int btf_keys_compute(const struct btf_raw *r, struct btf_key **keys)
+{
+	struct keys_work k = { .r = r, .n = r->nr_types };
+	size_t n2 = (size_t)k.n + 2;
+	uint64_t *str_h = malloc((r->strs.nr + 1) * sizeof(*str_h));
+	int rc = -1;
+
+	*keys = NULL;
+	k.off = malloc(n2 * sizeof(*k.off));
+	k.ebeg = malloc(n2 * sizeof(*k.ebeg));
+	k.edges = malloc((r->nr_fix + 1) * sizeof(*k.edges));
+	k.own = malloc(n2 * sizeof(*k.own));
+	k.keys = calloc(n2, sizeof(*k.keys));
+	k.bad = calloc(n2, sizeof(*k.bad));
+	k.index = calloc(n2, sizeof(*k.index));
+	k.low = malloc(n2 * sizeof(*k.low));
+	k.comp = calloc(n2, sizeof(*k.comp));
+	k.stack = malloc(n2 * sizeof(*k.stack));
+	k.call = malloc(n2 * sizeof(*k.call));
+	k.call_edge = malloc(n2 * sizeof(*k.call_edge));
+	k.order = malloc(n2 * sizeof(*k.order));
+	k.pos = malloc(n2 * sizeof(*k.pos));
+	k.weak = malloc(n2 * sizeof(*k.weak));
+	if (!str_h || !k.off || !k.ebeg || !k.edges || !k.own || !k.keys || !k.bad ||
+	    !k.index || !k.low || !k.comp || !k.stack || !k.call || !k.call_edge ||
+	    !k.order || !k.pos || !k.weak)
+		goto out;
+	memset(k.pos, 0xff, n2 * sizeof(*k.pos));
+	str_h[0] = 0;
+	for (size_t i = 0; i < r->strs.nr; i++)
+		str_h[i + 1] = str_hash64(r->strs.data + r->strs.ents[i].off, r->strs.ents[i].len);
+	if (walk_records(&k, str_h))
+		components(&k);
+	else
+		memset(k.keys, 0, n2 * sizeof(*k.keys));
+	*keys = k.keys;
+	k.keys = NULL;
+	rc = 0;
+out:
+	free(str_h);
+	free(k.off);
+	free(k.ebeg);
+	free(k.edges);
+	free(k.own);
+	free(k.keys);
+	free(k.bad);
+	free(k.index);
+	free(k.low);
+	free(k.comp);
+	free(k.stack);
+	free(k.call);
+	free(k.call_edge);
+	free(k.order);
+	free(k.pos);
+	free(k.weak);
+	return rc;
+}

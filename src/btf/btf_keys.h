@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * btf/btf_keys.h: structural keys of a fragment's types, so that the merge
+ * can drop a type that an earlier unit already gave, before libbpf's dedup.
+ *
+ * Each unit of a kernel repeats the types of the headers it includes: the
+ * Debian vmlinux gives 3.4 M types before dedup for 95 k after. A type's key
+ * is a 128-bit hash of everything reachable from it: its record (strings by
+ * content, not by their local refs) and, recursively, the keys of the types
+ * it refers to. Two types with the same key are (but for a hash collision,
+ * about 2^-100 for a kernel) identical graphs, so dropping the later one and
+ * pointing its users at the earlier changes nothing libbpf's dedup would
+ * decide: it would have made the earlier one canonical for both.
+ *
+ * Types that refer to each other (a struct and a pointer to it) form a
+ * strongly connected component; its members are hashed together from a
+ * root chosen by content (the member with the smallest hash of its own
+ * record and its neighbours' records), walking the component depth-first
+ * from there, so the same component in two units gets the same keys. A
+ * component with no unique root, and every type that reaches one, a VAR,
+ * a FUNC or a DATASEC, gets no key and is always kept: correct, only less
+ * is dropped.
+ *
+ * Computed by the worker that built the fragment (btf_keys_compute), read
+ * by the single consumer (btf_merge_add). Deterministic: the keys depend
+ * only on the fragment's records.
+ */
+#ifndef D2B_BTF_BTF_KEYS_H
+#define D2B_BTF_BTF_KEYS_H
+
+#include <stdint.h>
+
+struct btf_raw;
+
+struct btf_key {
+	uint64_t lo, hi;	/* both 0: no key (the type is kept) */
+};
+
+/* Words of the record at W (BTF wire format, host order), or 0 if its kind
+ * is unknown. */
+uint32_t btf_record_words(const uint32_t *w);
+
+/* The keys of R's types, indexed by local id (entry 0 unused), in *KEYS
+ * (malloc'd, the caller frees). Returns 0, or -1 when out of memory. A
+ * fragment whose records cannot be walked (which the builder never makes)
+ * gets no keys at all. */
+int btf_keys_compute(const struct btf_raw *r, struct btf_key **keys);
+
+#endif

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of btf/btf_keys.c and the merge's pre-dedup (btf_raw.c): the
+ * same type graph gets the same keys whatever its local ids; a difference
+ * anywhere reachable changes them; a component without a root chosen by
+ * content and definitions get none; the merge drops exact repeats, maps
+ * their ids to the first copy, and libbpf's dedup then gives the same
+ * bytes as without the pre-dedup.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+#include <linux/btf.h>
+
+#include "btf/btf_keys.h"
+#include "btf/btf_raw.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                       \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, \
+				__LINE__, #cond);                              \
+			fprintf(stderr, __VA_ARGS__);                          \
+			fprintf(stderr, "\n");                                 \
+			failures++;                                            \
+		}                                                              \
+	} while (0)
+
+static bool key_eq(const struct btf_key *a, const struct btf_key *b)
+{
+	return a->lo == b->lo && a->hi == b->hi;
+}
+
+static bool key_none(const struct btf_key *a)
+{
+	return !a->lo && !a->hi;
+}
+
+/* struct node { T v; struct node *next; }; typedef struct node node_t;
+ * with T "int" or "long", in one of two local orders. Ids of int, node,
+ * ptr, typedef in IDS[0..3]. */
+static void build_list(struct btf_raw *r, const char *vtype, bool reorder, int ids[4])
+{
+	CHECK(btf_raw_init(r) == 0, "init");
+	if (!reorder) {
+		ids[0] = btf_raw_add_int(r, vtype, 4, BTF_INT_SIGNED);
+		ids[1] = btf_raw_add_struct(r, "node", 16);
+		CHECK(btf_raw_add_field(r, "v", 1, 0, 0) == 0, "v");
+		CHECK(btf_raw_add_field(r, "next", 3, 64, 0) == 0, "next");
+		ids[2] = btf_raw_add_ptr(r, 2);
+		ids[3] = btf_raw_add_typedef(r, "node_t", 2);
+	} else {
+		ids[2] = btf_raw_add_ptr(r, 3);
+		ids[3] = btf_raw_add_typedef(r, "node_t", 3);
+		ids[1] = btf_raw_add_struct(r, "node", 16);
+		CHECK(btf_raw_add_field(r, "v", 4, 0, 0) == 0, "v");
+		CHECK(btf_raw_add_field(r, "next", 1, 64, 0) == 0, "next");
+		ids[0] = btf_raw_add_int(r, vtype, 4, BTF_INT_SIGNED);
+	}
+	for (int i = 0; i < 4; i++)
+		CHECK(ids[i] > 0, "type %d: %d", i, ids[i]);
+}
+
+static void test_keys(void)
+{
+	struct btf_raw a, b, c;
+	int ia[4], ib[4], ic[4];
+
+	build_list(&a, "int", false, ia);
+	build_list(&b, "int", true, ib);
+	build_list(&c, "long", false, ic);
+	CHECK(btf_keys_compute(&a, &a.keys) == 0 && btf_keys_compute(&b, &b.keys) == 0 &&
+	      btf_keys_compute(&c, &c.keys) == 0, "compute");
+	for (int i = 0; i < 4; i++) {
+		CHECK(!key_none(&a.keys[ia[i]]), "a %d keyed", i);
+		CHECK(key_eq(&a.keys[ia[i]], &b.keys[ib[i]]), "type %d: same graph, other ids", i);
+		CHECK(!key_eq(&a.keys[ia[i]], &c.keys[ic[i]]), "type %d: int vs long reachable", i);
+	}
+	/* the struct and its pointer are one component: distinct keys */
+	CHECK(!key_eq(&a.keys[ia[1]], &a.keys[ia[2]]), "members of a component differ");
+	btf_raw_deinit(&a);
+	btf_raw_deinit(&b);
+	btf_raw_deinit(&c);
+}
+
+/* Two structs both named "s", each pointing at the other: every member
+ * of the component has a twin, no root by content, no keys; a VAR and
+ * what refers to it get none either. */
+static void test_unkeyed(void)
+{
+	struct btf_raw r;
+	int i;
+
+	CHECK(btf_raw_init(&r) == 0, "init");
+	CHECK(btf_raw_add_struct(&r, "s", 8) == 1, "s1");
+	CHECK(btf_raw_add_field(&r, "x", 3, 0, 0) == 0, "x1");
+	CHECK(btf_raw_add_struct(&r, "s", 8) == 2, "s2");
+	CHECK(btf_raw_add_field(&r, "x", 4, 0, 0) == 0, "x2");
+	CHECK(btf_raw_add_ptr(&r, 2) == 3, "p1");
+	CHECK(btf_raw_add_ptr(&r, 1) == 4, "p2");
+	CHECK(btf_raw_add_int(&r, "int", 4, BTF_INT_SIGNED) == 5, "int");
+	CHECK(btf_raw_add_var(&r, "v", BTF_VAR_GLOBAL_ALLOCATED, 5) == 6, "var");
+	CHECK(btf_raw_add_decl_tag(&r, "tag", 6, -1) == 7, "tag");
+	CHECK(btf_raw_add_ptr(&r, 3) == 8, "ptr to p1");
+	CHECK(btf_keys_compute(&r, &r.keys) == 0, "compute");
+	for (i = 1; i <= 4; i++)
+		CHECK(key_none(&r.keys[i]), "symmetric component member %d has a key", i);
+	CHECK(!key_none(&r.keys[5]), "int keyed");
+	CHECK(key_none(&r.keys[6]) && key_none(&r.keys[7]), "var and its tag unkeyed");
+	CHECK(key_none(&r.keys[8]), "a pointer into an unkeyed component is unkeyed");
+	btf_raw_deinit(&r);
+}
+
+static struct btf *merge_all(bool prededup, uint64_t *dropped, uint32_t tmaps[3][5])
+{
+	struct d2b_error err = { 0 };
+	struct btf_merge m;
+	struct btf *btf;
+	const char *vt[3] = { "int", "int", "long" };
+
+	CHECK(btf_merge_init(&m, NULL, &err) == 0, "%s", err.msg);
+	m.prededup = prededup;
+	for (int f = 0; f < 3; f++) {
+		struct btf_raw r;
+		int ids[4];
+
+		build_list(&r, vt[f], f == 1, ids);
+		CHECK(btf_keys_compute(&r, &r.keys) == 0, "compute");
+		CHECK(btf_merge_add(&m, &r, &err) == 0, "%s", err.msg);
+		for (int i = 0; i < 4; i++)
+			tmaps[f][i] = m.tmap[ids[i]];
+		btf_raw_deinit(&r);
+	}
+	*dropped = m.nr_dropped;
+	btf = btf_merge_finish(&m, &err);
+	CHECK(btf != NULL, "finish: %s", err.msg);
+	return btf;
+}
+
+static void test_merge(void)
+{
+	uint32_t on[3][5], off[3][5];
+	uint64_t dropped_on, dropped_off;
+	struct btf *a = merge_all(true, &dropped_on, on);
+	struct btf *b = merge_all(false, &dropped_off, off);
+	const void *ra, *rb;
+	uint32_t na, nb;
+
+	if (!a || !b)
+		goto out;
+	CHECK(dropped_on == 4 && dropped_off == 0, "dropped %llu / %llu",
+	      (unsigned long long)dropped_on, (unsigned long long)dropped_off);
+	CHECK(btf__type_cnt(a) == 9 && btf__type_cnt(b) == 13, "types %u / %u",
+	      btf__type_cnt(a), btf__type_cnt(b));
+	for (int i = 0; i < 4; i++) {
+		CHECK(on[1][i] == on[0][i], "repeat of type %d maps to the first: %u vs %u", i,
+		      on[1][i], on[0][i]);
+		CHECK(on[2][i] == 5 + (uint32_t)i, "long's type %d kept as %u", i, on[2][i]);
+	}
+	/* what the merge kept reads back right */
+	CHECK(!strcmp(btf__name_by_offset(a, btf__type_by_id(a, on[0][1])->name_off), "node"),
+	      "node name");
+	CHECK(btf__type_by_id(a, on[2][2])->type == on[2][1], "long's ptr -> long's node");
+	CHECK(btf__dedup(a, NULL) == 0 && btf__dedup(b, NULL) == 0, "dedup");
+	ra = btf__raw_data(a, &na);
+	rb = btf__raw_data(b, &nb);
+	CHECK(ra && rb && na == nb && !memcmp(ra, rb, na), "same bytes after dedup (%u vs %u)",
+	      na, nb);
+out:
+	btf__free(a);
+	btf__free(b);
+}
+
+int main(void)
+{
+	test_keys();
+	test_unkeyed();
+	test_merge();
+	if (failures) {
+		fprintf(stderr, "%d failure(s)\n", failures);
+		return 1;
+	}
+	printf("ok\n");
+	return 0;
+}
