@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include <bpf/btf.h>
@@ -860,6 +861,13 @@ struct file_enc {
 	struct btf_encode_stats *stats;
 };
 
+static long peak_rss_kb(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) ? -1 : ru.ru_maxrss;
+}
+
 static int produce(void *arg, size_t item, void **result, struct d2b_error *err)
 {
 	struct file_enc *fe = arg;
@@ -883,6 +891,13 @@ static int produce(void *arg, size_t item, void **result, struct d2b_error *err)
 	cu_model_destroy(cu);
 	if (!frag)
 		return -1;
+	/* this unit's DWARF is read: its pages need not stay in our RSS */
+	{
+		const struct dw_unit *u = &fe->df->units[unit];
+
+		elf_file_release_range(fe->ctx->elf, fe->df->sec[u->section].data + u->offset,
+				       u->end - u->offset);
+	}
 	if (!frag->excluded && !fe->opts->no_prededup &&
 	    btf_keys_compute(&frag->raw, &frag->raw.keys)) {
 		btf_fragment_destroy(frag);
@@ -1078,6 +1093,7 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	t0 = now_s(CLOCK_MONOTONIC);
 	rc = pool_run(nr, opts->threads ? opts->threads : 1, 0, &ops, &fe, &ps, err);
 	stats->parallel_s = now_s(CLOCK_MONOTONIC) - t0;
+	stats->rss_parallel_kb = peak_rss_kb();
 	stats->threads_started = ps.threads_started;
 	stats->max_alive = ps.max_alive;
 	if (rc)
@@ -1096,6 +1112,7 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	stats->build_s = now_s(CLOCK_MONOTONIC) - t0;
 	stats->merge_s += stats->build_s;
 	stats->build_cpu_s = now_s(CLOCK_THREAD_CPUTIME_ID) - c0;
+	stats->rss_merged_kb = peak_rss_kb();
 	stats->merge_cpu_s += stats->build_cpu_s;
 
 	t0 = now_s(CLOCK_MONOTONIC);
@@ -1124,6 +1141,7 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 		}
 	}
 	stats->dedup_s = now_s(CLOCK_MONOTONIC) - t0;
+	stats->rss_dedup_kb = peak_rss_kb();
 	stats->types = btf__type_cnt(fe.btf) - 1;
 	if (!elf_file_is_little_endian(ef))
 		btf__set_endianness(fe.btf, BTF_BIG_ENDIAN);

@@ -74,6 +74,9 @@ struct btf_encode_stats {
 	size_t cus, cus_excluded;
 	size_t types_before_dedup, types;
 	size_t types_dropped;	/* exact repeats dropped in the merge */
+	/* peak RSS so far (KiB) after the parallel phase, the merge into
+	 * libbpf, and dedup: which phase sets the peak */
+	long rss_parallel_kb, rss_merged_kb, rss_dedup_kb;
 	size_t funcs_encoded, funcs_skipped, vars;
 };
 

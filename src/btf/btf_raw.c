@@ -534,6 +534,7 @@ static long intern(struct btf_merge *m, const char *s, const struct btf_strtab_e
 static int flush(struct btf_merge *m, struct d2b_error *err);
 
 #define MAP_UNSET UINT32_MAX	/* in m->map: not interned yet */
+#define KEY_PREFETCH 8		/* how far ahead the key probes are hinted */
 
 long btf_merge_str(struct btf_merge *m, const struct btf_raw *r, uint32_t ref,
 		   struct d2b_error *err)
@@ -564,7 +565,7 @@ static int kslots_grow(struct btf_merge *m)
 
 		if (!m->kslots[i].id)
 			continue;
-		j = m->kslots[i].key.lo & (cap - 1);
+		j = m->kslots[i].lo & (cap - 1);
 		while (ns[j].id)
 			j = (j + 1) & (cap - 1);
 		ns[j] = m->kslots[i];
@@ -582,7 +583,7 @@ static uint32_t kslots_find(const struct btf_merge *m, const struct btf_key *k)
 	size_t j = k->lo & m->kmask;
 
 	while (m->kslots[j].id) {
-		if (m->kslots[j].key.lo == k->lo && m->kslots[j].key.hi == k->hi)
+		if (m->kslots[j].lo == k->lo && m->kslots[j].hi == (uint32_t)k->hi)
 			return m->kslots[j].id;
 		j = (j + 1) & m->kmask;
 	}
@@ -595,7 +596,8 @@ static void kslots_put(struct btf_merge *m, const struct btf_key *k, uint32_t id
 
 	while (m->kslots[j].id)
 		j = (j + 1) & m->kmask;
-	m->kslots[j].key = *k;
+	m->kslots[j].lo = k->lo;
+	m->kslots[j].hi = (uint32_t)k->hi;
 	m->kslots[j].id = id;
 	m->knr++;
 }
@@ -687,16 +689,20 @@ int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error
 
 	/* each type's final id: an earlier one with its key, or the next */
 	next = b->first_id + b->nr_types;
+	while (dedup && (!m->kslots || (m->knr + r->nr_types) * 2 > m->kmask + 1))
+		if (kslots_grow(m))
+			return d2b_error_oom(err);
 	for (uint32_t id = 1; id <= r->nr_types; id++) {
 		const struct btf_key *k = dedup ? &r->keys[id] : NULL;
 		uint32_t found;
 
+		/* the probes miss the cache more often than not: hint ahead */
+		if (dedup && id + KEY_PREFETCH <= r->nr_types)
+			__builtin_prefetch(&m->kslots[r->keys[id + KEY_PREFETCH].lo & m->kmask]);
 		if (!k || (!k->lo && !k->hi)) {
 			m->tmap[id] = next++;
 			continue;
 		}
-		if ((m->knr + 1) * 2 > m->kmask + 1 && kslots_grow(m))
-			return d2b_error_oom(err);
 		found = kslots_find(m, k);
 		if (found) {
 			m->tmap[id] = found;

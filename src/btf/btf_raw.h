@@ -109,8 +109,9 @@ struct btf_merge_block {
 	uint32_t nr_types;
 };
 
-struct btf_merge_key_slot {
-	struct btf_key key;
+struct btf_merge_key_slot {	/* 16 bytes: 96 bits of the key suffice */
+	uint64_t lo;
+	uint32_t hi;		/* the low half of key.hi */
 	uint32_t id;		/* final id; 0: empty */
 };
 

@@ -62,6 +62,19 @@ void elf_file_release_pages(const struct elf_file *ef)
 		madvise(ef->map, ef->size, MADV_DONTNEED);
 }
 
+void elf_file_release_range(const struct elf_file *ef, const void *p, size_t len)
+{
+	uintptr_t map = (uintptr_t)ef->map, a = (uintptr_t)p, page = (uintptr_t)getpagesize();
+	uintptr_t lo, hi;
+
+	if (!ef->map || !ef->size || a < map || len > ef->size || a - map > ef->size - len)
+		return;
+	lo = (a + page - 1) & ~(page - 1);
+	hi = (a + len) & ~(page - 1);
+	if (lo < hi)
+		madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
 uint64_t elf_decompress_cap(const struct elf_file *ef)
 {
 	const uint64_t floor = 64ULL << 20;	/* 64 MiB: the bound stays a small multiple of the file */

@@ -78,6 +78,14 @@ size_t elf_file_section_count(const struct elf_file *ef);
  */
 void elf_file_release_pages(const struct elf_file *ef);
 
+/*
+ * The same for the whole pages inside [P, P + LEN) (a decoded unit's bytes:
+ * the pages it shares with its neighbours stay). A no-op unless the range
+ * lies in the file's mapping (a decompressed or relocated section is a heap
+ * copy, whose pages would be lost, not re-read).
+ */
+void elf_file_release_range(const struct elf_file *ef, const void *p, size_t len);
+
 /* Section by header index (contents not loaded), or NULL. */
 const struct elf_section *elf_file_section_at(const struct elf_file *ef,
 					      size_t index);
