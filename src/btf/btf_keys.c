@@ -258,23 +258,70 @@ static void key_single(struct keys_work *k, uint32_t v)
 }
 
 /* The keys of component CID, whose members are MEMB[0..NR). */
-static void key_component(struct keys_work *k, const uint32_t *memb, uint32_t nr,
-			  uint32_t cid)
+/* The smallest key among WM[0..NR) that no other entry has (sorts WM). */
+static bool smallest_unique(struct weak_member *wm, uint32_t nr, uint32_t *id)
+{
+	qsort(wm, nr, sizeof(*wm), weak_cmp);
+	for (uint32_t i = 0; i < nr; i++) {
+		if ((i && !key_cmp(&wm[i].key, &wm[i - 1].key)) ||
+		    (i + 1 < nr && !key_cmp(&wm[i].key, &wm[i + 1].key)))
+			continue;
+		*id = wm[i].id;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The root of component CID (members MEMB[0..NR)), chosen by content
+ * alone: the member whose own record hashes smallest, if no other member's
+ * does the same (a struct's name makes it so, mostly: cheap, no sort);
+ * else the smallest own hash no other member has; else the same over each
+ * member's neighbourhood (its record, its neighbours' records inside the
+ * component, the keys of those outside). False when the component has no
+ * key: a member never keyed, an edge out to a type without a key, or no
+ * root.
+ */
+static bool pick_root(struct keys_work *k, const uint32_t *memb, uint32_t nr, uint32_t cid,
+		      uint32_t *root)
 {
 	struct weak_member *wm = k->weak;
-	uint32_t root = 0, head = 0, tail = 0;
-	bool found = false;
-	struct h128 s;
+	const struct btf_key *min = NULL;
+	uint32_t nr_min = 0;
 
-	/* each member's neighbourhood: its record, its neighbours' records
-	 * inside the component, the keys of those outside */
+	for (uint32_t i = 0; i < nr; i++) {
+		uint32_t v = memb[i];
+		int c;
+
+		if (k->bad[v])
+			return false;
+		for (uint32_t e = k->ebeg[v]; e < k->ebeg[v + 1]; e++) {
+			uint32_t t = k->edges[e];
+
+			if (k->comp[t] != cid && key_none(&k->keys[t]))
+				return false;
+		}
+		c = min ? key_cmp(&k->own[v], min) : -1;
+		if (c < 0) {
+			min = &k->own[v];
+			*root = v;
+			nr_min = 1;
+		} else if (!c) {
+			nr_min++;
+		}
+	}
+	if (nr_min == 1)
+		return true;
+	for (uint32_t i = 0; i < nr; i++) {
+		wm[i].key = k->own[memb[i]];
+		wm[i].id = memb[i];
+	}
+	if (smallest_unique(wm, nr, root))
+		return true;
 	for (uint32_t i = 0; i < nr; i++) {
 		uint32_t v = memb[i];
 		struct h128 h;
-		struct btf_key wk;
 
-		if (k->bad[v])
-			return;
 		h_init(&h, 2);
 		h_add_key(&h, &k->own[v]);
 		for (uint32_t e = k->ebeg[v]; e < k->ebeg[v + 1]; e++) {
@@ -283,29 +330,25 @@ static void key_component(struct keys_work *k, const uint32_t *memb, uint32_t nr
 			if (k->comp[c] == cid) {
 				h_add(&h, 1);
 				h_add_key(&h, &k->own[c]);
-			} else if (key_none(&k->keys[c])) {
-				return;
 			} else {
 				h_add_key(&h, &k->keys[c]);
 			}
 		}
-		wk = h_key(&h);
-		wm[i].key = wk;
+		wm[i].key = h_key(&h);
 		wm[i].id = v;
 	}
-	/* the root: the member with the smallest neighbourhood hash that no
-	 * other member shares (the smallest one alone would often be one of
-	 * several alike pointers to pointers, as likely as not) */
-	qsort(wm, nr, sizeof(*wm), weak_cmp);
-	for (uint32_t i = 0; i < nr && !found; i++) {
-		if ((i && !key_cmp(&wm[i].key, &wm[i - 1].key)) ||
-		    (i + 1 < nr && !key_cmp(&wm[i].key, &wm[i + 1].key)))
-			continue;
-		root = wm[i].id;
-		found = true;
-	}
-	if (!found)
-		return;		/* no root chosen by content alone */
+	return smallest_unique(wm, nr, root);
+}
+
+/* The keys of component CID, whose members are MEMB[0..NR). */
+static void key_component(struct keys_work *k, const uint32_t *memb, uint32_t nr,
+			  uint32_t cid)
+{
+	uint32_t root = 0, head = 0, tail = 0;
+	struct h128 s;
+
+	if (!pick_root(k, memb, nr, cid, &root))
+		return;
 
 	/* breadth first from the root, edges in record order */
 	k->order[tail++] = root;

@@ -14,9 +14,10 @@
  *
  * Types that refer to each other (a struct and a pointer to it) form a
  * strongly connected component; its members are hashed together from a
- * root chosen by content (the member with the smallest hash of its own
- * record and its neighbours' records), walking the component depth-first
- * from there, so the same component in two units gets the same keys. A
+ * root chosen by content (the member whose own record hashes smallest
+ * among those no other member matches; failing that, the same over each
+ * member's record and its neighbours'), walking the component breadth
+ * first from there, so the same component in two units gets the same keys. A
  * component with no unique root, and every type that reaches one, a VAR,
  * a FUNC or a DATASEC, gets no key and is always kept: correct, only less
  * is dropped.
