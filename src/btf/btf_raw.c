@@ -38,20 +38,10 @@ static uint32_t kflag_of(uint32_t info)
 
 /* ---- the fragment builder ---- */
 
-#define SCACHE_SIZE 1024	/* entries, a power of two */
-
 int btf_raw_init(struct btf_raw *r)
 {
 	memset(r, 0, sizeof(*r));
-	r->scache = calloc(SCACHE_SIZE, sizeof(*r->scache));
-	if (!r->scache)
-		return -1;
-	if (btf_strtab_init(&r->strs, NULL, 0)) {
-		free(r->scache);
-		r->scache = NULL;
-		return -1;
-	}
-	return 0;
+	return btf_strtab_init(&r->strs, NULL, 0);
 }
 
 void btf_raw_deinit(struct btf_raw *r)
@@ -59,7 +49,6 @@ void btf_raw_deinit(struct btf_raw *r)
 	free(r->words);
 	free(r->fix);
 	free(r->keys);
-	free(r->scache);
 	btf_strtab_deinit(&r->strs);
 	memset(r, 0, sizeof(*r));
 }
@@ -70,23 +59,14 @@ int btf_raw_str(struct btf_raw *r, const char *s, uint32_t *ref)
 	size_t len;
 	long e;
 
-	struct btf_raw_str_cache *c;
-
 	*ref = 0;
 	if (!s || !*s)
 		return 0;
-	c = &r->scache[((uintptr_t)s >> 2 ^ (uintptr_t)s >> 12) & (SCACHE_SIZE - 1)];
-	if (c->s == s) {
-		*ref = c->ref;
-		return 0;
-	}
 	h = btf_str_hash(s, &len);
 	e = btf_strtab_add(&r->strs, s, len, h, NULL);
 	if (e < 0)
 		return -ENOMEM;
 	*ref = (uint32_t)e + 1;
-	c->s = s;
-	c->ref = *ref;
 	return 0;
 }
 

@@ -56,21 +56,12 @@ struct btf_raw {
 	size_t nr_fix, cap_fix;
 	struct btf_strtab strs;	/* no prefix; local ref = entry index + 1 */
 	struct btf_key *keys;	/* NULL, or by local id: see btf_keys.h */
-	/* Direct-mapped by address: the ref a string at that address got.
-	 * Names come from the file's .debug_str, where equal strings share
-	 * one address: a hit skips hashing and probing. */
-	struct btf_raw_str_cache {
-		const char *s;
-		uint32_t ref;
-	} *scache;
 };
 
 int btf_raw_init(struct btf_raw *r);	/* 0, or -1 when out of memory */
 void btf_raw_deinit(struct btf_raw *r);
 
-/* The local ref of S (0 for NULL or ""). Returns 0 or -ENOMEM. The
- * string at an address must not change while R is built (refs are cached
- * by address); every builder function that takes a name says the same. */
+/* The local ref of S (0 for NULL or ""). Returns 0 or -ENOMEM. */
 int btf_raw_str(struct btf_raw *r, const char *s, uint32_t *ref);
 
 /* As libbpf's btf__add_*: the new type's local id, or a negative errno. */
