@@ -63,7 +63,7 @@ int btf_raw_str(struct btf_raw *r, const char *s, uint32_t *ref)
 	if (!s || !*s)
 		return 0;
 	h = btf_str_hash(s, &len);
-	e = btf_strtab_add(&r->strs, s, len, h, NULL);
+	e = btf_strtab_append(&r->strs, s, len, h);
 	if (e < 0)
 		return -ENOMEM;
 	*ref = (uint32_t)e + 1;

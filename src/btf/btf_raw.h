@@ -8,8 +8,8 @@
  *                      string fields hold LOCAL REFS (entry index + 1 in
  *                      strs, 0 = ""), type fields hold local ids
  *               fix:   where those fields are, (word << 1) | is_string
- *               strs:  the CU's strings, unique, in first-use order,
- *                      each with its hash
+ *               strs:  the CU's strings, each use its own entry (the
+ *                      merge interns them), in use order, with hashes
  *   consumer: struct btf_merge
  *               strs:  [prefix | new strings...]   THE final string section
  *                      (prefix "\0", or the base BTF's strings when split)

@@ -162,3 +162,26 @@ long btf_strtab_add_at(struct btf_strtab *t, uint32_t off, size_t len, uint32_t 
 {
 	return insert(t, off, len, hash);
 }
+
+long btf_strtab_append(struct btf_strtab *t, const char *s, size_t len, uint32_t hash)
+{
+	size_t off = t->len;
+
+	if (t->len + len + 1 > UINT32_MAX || grow_data(t, len + 1))
+		return -1;
+	if (t->nr == t->cap_ents) {
+		size_t cap = t->cap_ents ? t->cap_ents * 2 : 256;
+		struct btf_strtab_ent *e = realloc(t->ents, cap * sizeof(*e));
+
+		if (!e)
+			return -1;
+		t->ents = e;
+		t->cap_ents = cap;
+	}
+	memcpy(t->data + off, s, len);
+	t->data[off + len] = '\0';
+	t->len += len + 1;
+	t->ents[t->nr] = (struct btf_strtab_ent){ .off = (uint32_t)off, .len = (uint32_t)len,
+						  .hash = hash };
+	return (long)t->nr++;
+}

@@ -80,4 +80,10 @@ long btf_strtab_add(struct btf_strtab *t, const char *s, size_t len, uint32_t ha
  * holds it). Returns the entry index, or -1 when out of memory. */
 long btf_strtab_add_at(struct btf_strtab *t, uint32_t off, size_t len, uint32_t hash);
 
+/* Entry index of a NEW entry for S (LEN bytes, HASH), appended without
+ * looking it up: for a table that is never probed (a fragment's, whose
+ * strings the merge interns), where de-duplicating costs more than the
+ * repeats it saves. Returns -1 when out of memory. */
+long btf_strtab_append(struct btf_strtab *t, const char *s, size_t len, uint32_t hash);
+
 #endif
