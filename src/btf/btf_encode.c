@@ -208,6 +208,37 @@ static int expect_id(struct cu_enc *e, const struct type *t, const char *what,
 	return 0;
 }
 
+#define NAME_PREFETCH 4		/* types ahead whose names are hinted */
+#define NAME_PREFETCH_MAX 16	/* member names hinted per type */
+
+static void prefetch_names(const struct type *t)
+{
+	uint32_t n;
+
+	if (t->name)
+		__builtin_prefetch(t->name);
+	switch (t->kind) {
+	case TK_STRUCT:
+	case TK_UNION:
+	case TK_CLASS:
+		n = t->composite.nr_members < NAME_PREFETCH_MAX ? t->composite.nr_members
+								: NAME_PREFETCH_MAX;
+		for (uint32_t i = 0; i < n; i++)
+			if (t->composite.members[i].name)
+				__builtin_prefetch(t->composite.members[i].name);
+		break;
+	case TK_ENUM:
+		n = t->enumeration.nr_values < NAME_PREFETCH_MAX ? t->enumeration.nr_values
+								 : NAME_PREFETCH_MAX;
+		for (uint32_t i = 0; i < n; i++)
+			if (t->enumeration.values[i].name)
+				__builtin_prefetch(t->enumeration.values[i].name);
+		break;
+	default:
+		break;
+	}
+}
+
 static int add_base(struct cu_enc *e, const struct type *t)
 {
 	const char *name = t->name ? t->name : "";
@@ -268,6 +299,9 @@ static int add_enum(struct cu_enc *e, const struct type *t)
 		const char *vn = v->name ? v->name : "";
 		int rc;
 
+		if (i + NAME_PREFETCH_MAX < t->enumeration.nr_values &&
+		    v[NAME_PREFETCH_MAX].name)
+			__builtin_prefetch(v[NAME_PREFETCH_MAX].name);
 		if (e64)
 			rc = btf_raw_add_enum64_value(e->raw, vn, (uint64_t)v->value);
 		else if (!e->f->enum64 || !t->enumeration.is_signed)
@@ -296,6 +330,9 @@ static int add_composite(struct cu_enc *e, const struct type *t)
 		const struct member *m = &t->composite.members[i];
 		int rc;
 
+		if (i + NAME_PREFETCH_MAX < t->composite.nr_members &&
+		    m[NAME_PREFETCH_MAX].name)
+			__builtin_prefetch(m[NAME_PREFETCH_MAX].name);
 		if (m->is_static)
 			continue;
 		rc = btf_raw_add_field(e->raw, m->name ? m->name : "", ref(e, m->type),
@@ -451,6 +488,10 @@ static int encode_types(struct cu_enc *e)
 	for (uint32_t i = 0; i < cu->nr_types; i++) {
 		const struct type *t = cu->types[i];
 
+		/* names are read here first, from all over .debug_str: a
+		 * cache miss each, unless asked for ahead */
+		if (i + NAME_PREFETCH < cu->nr_types)
+			prefetch_names(cu->types[i + NAME_PREFETCH]);
 		if (e->ids[i] && expect_id(e, t, "type", add_main(e, t), e->ids[i]))
 			return -1;
 	}
