@@ -16,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-runs=3
+runs=5
 build=build
 jobs="1 2"
 while getopts "n:b:j:" o; do
@@ -58,6 +58,8 @@ same() { # FILE FILE
 }
 
 for ((i = 0; i < runs; i++)); do
+	# the floor: decode every DIE once, skip every attribute, one core
+	measure floor "$d2b" walk "$vmlinux"
 	for j in $jobs; do
 		measure "pahole$j" "$ref_pahole" -J --btf_gen_floats -j"$j" \
 			--btf_encode_detached="$tmp/pahole$j.btf" "$vmlinux"
@@ -97,19 +99,31 @@ for j in $jobs; do
 			"$(echo "$w $pw" | awk '{ print $1 / $2 }')" "$(echo "$r $pr" | awk '{ print $1 / $2 }')"
 	done
 done
+fc=$(median "$tmp/floor" 2)
+printf '| floor: dwarf2btf walk -j1 | %.2f | %.2f | %d | | |\n' "$(median "$tmp/floor" 1)" "$fc" \
+	$(($(median "$tmp/floor" 3) / 1024))
 echo
 echo "| phase (--stats, seconds) | $(for j in $jobs; do for who in ref ours; do
 	[ -s "$tmp/$who$j" ] && printf '%s -j%s | ' "$who" "$j"; done; done)"
 echo "| --- | $(for j in $jobs; do for who in ref ours; do
 	[ -s "$tmp/$who$j" ] && printf -- '--- | '; done; done)"
-for p in "decode+encode wall" "decode+encode worker CPU" merge functions dedup write; do
+# num REGEX: the first number after REGEX on a --stats line
+num() { printf 'match($0, /%s [0-9.]+/) { s = substr($0, RSTART, RLENGTH); sub(/.* /, "", s); print s }' "$1"; }
+for p in "decode+encode wall" "decode+encode worker CPU" merge "types dropped in merge" \
+	functions dedup "types into dedup" write "peak RSS KiB after decode+encode" \
+	"peak RSS KiB after merge" "peak RSS KiB after dedup"; do
 	case $p in
-	"decode+encode wall") prog='/decode\+encode/ { sub("s", "", $3); print $3 }' ;;
-	"decode+encode worker CPU") prog='/decode\+encode/ { sub("s", "", $5); print $5 }' ;;
-	merge) prog='/ merge / { sub("s,", "", $3); print $3 }' ;;
-	functions) prog='/ functions / { sub("s", "", $5); print $5 }' ;;
-	dedup) prog='/ dedup / { sub("s", "", $3); print $3 }' ;;
-	write) prog='/ write / { for (i = 1; i < NF; i++) if ($i == "write") { sub("s", "", $(i + 1)); print $(i + 1) } }' ;;
+	"decode+encode wall") prog=$(num 'decode\+encode') ;;
+	"decode+encode worker CPU") prog='match($0, /wall, [0-9.]+s worker CPU/) { s = substr($0, RSTART + 6, RLENGTH); sub(/s.*/, "", s); print s }' ;;
+	merge) prog=$(num 'stats: merge') ;;
+	"types dropped in merge") prog='match($0, /\([0-9]+ repeated/) { print substr($0, RSTART + 1, RLENGTH - 10) }' ;;
+	functions) prog=$(num ', functions') ;;
+	dedup) prog=$(num 'stats: dedup') ;;
+	"types into dedup") prog='match($0, /\([0-9]+ ->/) { print substr($0, RSTART + 1, RLENGTH - 4) }' ;;
+	write) prog=$(num ', write') ;;
+	"peak RSS KiB after decode+encode") prog=$(num 'peak RSS') ;;
+	"peak RSS KiB after merge") prog='match($0, /, [0-9]+ after merge/) { s = substr($0, RSTART + 2, RLENGTH); sub(/ .*/, "", s); print s }' ;;
+	"peak RSS KiB after dedup") prog='match($0, /, [0-9]+ after dedup/) { s = substr($0, RSTART + 2, RLENGTH); sub(/ .*/, "", s); print s }' ;;
 	esac
 	printf '| %s | ' "$p"
 	for j in $jobs; do
@@ -119,4 +133,9 @@ for p in "decode+encode wall" "decode+encode worker CPU" merge functions dedup w
 		done
 	done
 	echo
+done
+echo
+for j in $jobs; do
+	w=$(phase "$tmp/ours$j" 'match($0, /wall, [0-9.]+s worker CPU/) { s = substr($0, RSTART + 6, RLENGTH); sub(/s.*/, "", s); print s }')
+	printf 'decode + encode worker CPU / floor CPU at -j%s: %.2f\n' "$j" "$(echo "$w $fc" | awk '{ print $1 / $2 }')"
 done
