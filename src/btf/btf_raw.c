@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -492,13 +493,15 @@ int btf_merge_init(struct btf_merge *m, struct btf *base, struct d2b_error *err)
 	return 0;
 }
 
+static void kslots_free(struct btf_merge_key_slot *s, size_t n);
+
 void btf_merge_deinit(struct btf_merge *m)
 {
 	block_free(&m->cur);
 	btf__free(m->btf);
 	free(m->map);
 	free(m->tmap);
-	free(m->kslots);
+	kslots_free(m->kslots, m->kslots ? m->kmask + 1 : 0);
 	btf_strtab_deinit(&m->strs);
 	memset(m, 0, sizeof(*m));
 }
@@ -534,7 +537,9 @@ static long intern(struct btf_merge *m, const char *s, const struct btf_strtab_e
 static int flush(struct btf_merge *m, struct d2b_error *err);
 
 #define MAP_UNSET UINT32_MAX	/* in m->map: not interned yet */
+#define HUGE_MIN (2u << 20)	/* tables from this size ask for huge pages */
 #define KEY_PREFETCH 8		/* how far ahead the key probes are hinted */
+#define STR_PREFETCH 16		/* and the string probes, in fix-ups */
 
 long btf_merge_str(struct btf_merge *m, const struct btf_raw *r, uint32_t ref,
 		   struct d2b_error *err)
@@ -553,10 +558,39 @@ long btf_merge_str(struct btf_merge *m, const struct btf_raw *r, uint32_t ref,
 
 /* ---- the pre-dedup key table ---- */
 
+/* The key table is probed at random (32 MB for the Debian vmlinux): on 4
+ * KiB pages most probes also miss the TLB, so a big table asks for huge
+ * pages. Zeroed, as calloc. */
+static struct btf_merge_key_slot *kslots_alloc(size_t n)
+{
+	size_t bytes = n * sizeof(struct btf_merge_key_slot);
+	void *p;
+
+	if (bytes < HUGE_MIN)
+		return calloc(n, sizeof(struct btf_merge_key_slot));
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	madvise(p, bytes, MADV_HUGEPAGE);	/* a hint: fine if refused */
+	return p;
+}
+
+static void kslots_free(struct btf_merge_key_slot *s, size_t n)
+{
+	size_t bytes = n * sizeof(*s);
+
+	if (!s)
+		return;
+	if (bytes < HUGE_MIN)
+		free(s);
+	else
+		munmap(s, bytes);
+}
+
 static int kslots_grow(struct btf_merge *m)
 {
 	size_t cap = m->kslots ? (m->kmask + 1) * 2 : 1u << 16;
-	struct btf_merge_key_slot *ns = calloc(cap, sizeof(*ns));
+	struct btf_merge_key_slot *ns = kslots_alloc(cap);
 
 	if (!ns)
 		return -1;
@@ -570,7 +604,7 @@ static int kslots_grow(struct btf_merge *m)
 			j = (j + 1) & (cap - 1);
 		ns[j] = m->kslots[i];
 	}
-	free(m->kslots);
+	kslots_free(m->kslots, m->kslots ? m->kmask + 1 : 0);
 	m->kslots = ns;
 	m->kmask = cap - 1;
 	return 0;
@@ -639,6 +673,14 @@ static int copy_kept(struct btf_merge *m, const struct btf_raw *r,
 		for (; f < r->nr_fix && (r->fix[f] >> 1) < w + len; f++) {
 			uint32_t at = (r->fix[f] >> 1) - (uint32_t)w;
 
+			/* the intern probes miss the cache: hint ahead (the
+			 * hashes are known, the worker computed them) */
+			if (f + STR_PREFETCH < r->nr_fix && (r->fix[f + STR_PREFETCH] & 1)) {
+				uint32_t ref = r->words[r->fix[f + STR_PREFETCH] >> 1];
+
+				if (ref && ref <= r->strs.nr && m->map[ref] == MAP_UNSET)
+					btf_strtab_prefetch_slot(&m->strs, r->strs.ents[ref - 1].hash);
+			}
 			if (!keep)
 				continue;
 			if (r->fix[f] & 1) {
