@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <elf.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,32 +212,29 @@ static int expect_id(struct cu_enc *e, const struct type *t, const char *what,
 #define NAME_PREFETCH 4		/* types ahead whose names are hinted */
 #define NAME_PREFETCH_MAX 16	/* member names hinted per type */
 
+/* Hints the names of the first few of N entries of STRIDE bytes from
+ * FIRST, each with its name pointer at NAME_OFF. */
+static void prefetch_name_array(const void *first, size_t stride, size_t name_off, uint32_t n)
+{
+	for (uint32_t i = 0; i < n && i < NAME_PREFETCH_MAX; i++) {
+		const char *name;
+
+		memcpy(&name, (const char *)first + i * stride + name_off, sizeof(name));
+		if (name)
+			__builtin_prefetch(name);
+	}
+}
+
 static void prefetch_names(const struct type *t)
 {
-	uint32_t n;
-
 	if (t->name)
 		__builtin_prefetch(t->name);
-	switch (t->kind) {
-	case TK_STRUCT:
-	case TK_UNION:
-	case TK_CLASS:
-		n = t->composite.nr_members < NAME_PREFETCH_MAX ? t->composite.nr_members
-								: NAME_PREFETCH_MAX;
-		for (uint32_t i = 0; i < n; i++)
-			if (t->composite.members[i].name)
-				__builtin_prefetch(t->composite.members[i].name);
-		break;
-	case TK_ENUM:
-		n = t->enumeration.nr_values < NAME_PREFETCH_MAX ? t->enumeration.nr_values
-								 : NAME_PREFETCH_MAX;
-		for (uint32_t i = 0; i < n; i++)
-			if (t->enumeration.values[i].name)
-				__builtin_prefetch(t->enumeration.values[i].name);
-		break;
-	default:
-		break;
-	}
+	if (t->kind == TK_STRUCT || t->kind == TK_UNION || t->kind == TK_CLASS)
+		prefetch_name_array(t->composite.members, sizeof(struct member),
+				    offsetof(struct member, name), t->composite.nr_members);
+	else if (t->kind == TK_ENUM)
+		prefetch_name_array(t->enumeration.values, sizeof(struct enumerator),
+				    offsetof(struct enumerator, name), t->enumeration.nr_values);
 }
 
 static int add_base(struct cu_enc *e, const struct type *t)

@@ -112,6 +112,23 @@ static int rehash(struct btf_strtab *t)
 	return 0;
 }
 
+/* Room for one more entry. */
+static int grow_ents(struct btf_strtab *t)
+{
+	size_t cap;
+	struct btf_strtab_ent *e;
+
+	if (t->nr < t->cap_ents)
+		return 0;
+	cap = t->cap_ents ? t->cap_ents * 2 : 256;
+	e = realloc(t->ents, cap * sizeof(*e));
+	if (!e)
+		return -1;
+	t->ents = e;
+	t->cap_ents = cap;
+	return 0;
+}
+
 /* Index entry OFF (known absent) under HASH. */
 static long insert(struct btf_strtab *t, uint32_t off, size_t len, uint32_t hash)
 {
@@ -119,15 +136,8 @@ static long insert(struct btf_strtab *t, uint32_t off, size_t len, uint32_t hash
 
 	if ((t->nr + 1) * 4 > (t->mask + 1) * 3 && rehash(t))
 		return -1;
-	if (t->nr == t->cap_ents) {
-		size_t cap = t->cap_ents ? t->cap_ents * 2 : 256;
-		struct btf_strtab_ent *e = realloc(t->ents, cap * sizeof(*e));
-
-		if (!e)
-			return -1;
-		t->ents = e;
-		t->cap_ents = cap;
-	}
+	if (grow_ents(t))
+		return -1;
 	for (i = hash & t->mask; t->slots[i].ent; i = (i + 1) & t->mask)
 		;
 	t->ents[t->nr] = (struct btf_strtab_ent){ .off = off, .len = (uint32_t)len, .hash = hash };
@@ -167,17 +177,8 @@ long btf_strtab_append(struct btf_strtab *t, const char *s, size_t len, uint32_t
 {
 	size_t off = t->len;
 
-	if (t->len + len + 1 > UINT32_MAX || grow_data(t, len + 1))
+	if (t->len + len + 1 > UINT32_MAX || grow_data(t, len + 1) || grow_ents(t))
 		return -1;
-	if (t->nr == t->cap_ents) {
-		size_t cap = t->cap_ents ? t->cap_ents * 2 : 256;
-		struct btf_strtab_ent *e = realloc(t->ents, cap * sizeof(*e));
-
-		if (!e)
-			return -1;
-		t->ents = e;
-		t->cap_ents = cap;
-	}
 	memcpy(t->data + off, s, len);
 	t->data[off + len] = '\0';
 	t->len += len + 1;
