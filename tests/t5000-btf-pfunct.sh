@@ -32,7 +32,10 @@ compare() { # FILE OPTS...: ours vs pfunct 1.24, -F btf
 
 for f in $fx; do
 	case $f in
-	*cxx*|*type_units*|*.o) continue ;;	# PF-CXX, PF-TYPE-UNITS
+	*.o) continue ;;
+	esac
+	case $(basename "$f") in	# not the build path: it may say "cxx"
+	*cxx*|*type_units*) continue ;;	# PF-CXX, PF-TYPE-UNITS
 	*btf_tags*) continue ;;	# 1.24 cannot read DECL_TAG/TYPE_TAG: below
 	*.dwarf4) continue ;;	# the same BTF as DWARF 5's: keep the test short
 	esac

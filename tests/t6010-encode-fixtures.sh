@@ -44,7 +44,7 @@ canon() {
 n=0
 for f in $fx; do
 	case $f in *.o) ;; *.gcc.O2.dwarf5|*.clang.O0.dwarf4) ;; *) continue ;; esac
-	case $f in *cxx*|*type_units*) continue ;; esac
+	case $(basename "$f") in *cxx*|*type_units*) continue ;; esac
 	b=$tmp/$(basename "$f")
 	"$D2B" encode --btf_gen_floats --btf_encode_detached="$b.ours" "$f" 2>"$b.err" ||
 		{ fail "encode $f: $(cat "$b.err")"; continue; }

@@ -4,7 +4,9 @@
  *
  * Runs on a worker thread: it reads only the immutable dw_file and allocates
  * only in the new cu_model's own arena. Type units (DWARF 4 .debug_types and
- * DWARF 5 DW_UT_type) are decoded like compile units.
+ * DWARF 5 DW_UT_type) are decoded like compile units; a unit that names a
+ * type unit with DW_FORM_ref_sig8 also decodes that unit into its own model
+ * (see model.h), so the reference resolves.
  */
 #ifndef D2B_LOAD_LOAD_H
 #define D2B_LOAD_LOAD_H

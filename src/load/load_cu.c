@@ -26,7 +26,8 @@ struct die_info {
 	int64_t const_value;
 	uint32_t decl_file, decl_line, encoding, alignment;
 	uint16_t language;
-	uint8_t inline_attr, calling_convention, accessibility;
+	uint8_t inline_attr, calling_convention, accessibility, virtuality;
+	bool has_vtable_elem, has_signature;
 	bool has_type, has_origin, has_spec, has_byte_size, has_bit_size;
 	bool has_data_bit_offset, has_old_bit_offset, has_member_location;
 	bool member_location_is_expr, member_location_bad;
@@ -37,6 +38,7 @@ struct die_info {
 	uint64_t type_off, origin_off, spec_off;
 	uint64_t bit_size, data_bit_offset, old_bit_offset;
 	uint64_t low_pc, high_pc, stmt_list, count, upper_bound;
+	uint64_t vtable_elem, signature_off;
 	struct dw_attr location;
 };
 
@@ -49,12 +51,21 @@ struct fixup {
 };
 
 DEFINE_VEC(fixup_vec, struct fixup)
+
+/* A type whose DIE has DW_AT_signature, and the definition's offset. */
+struct sig_type {
+	struct type *t;
+	uint64_t off;
+};
+
+DEFINE_VEC(sig_vec, struct sig_type)
 DEFINE_VEC(type_vec, struct type *)
 DEFINE_VEC(func_vec, struct function *)
 DEFINE_VEC(var_vec, struct variable *)
 DEFINE_VEC(member_vec, struct member)
 DEFINE_VEC(param_vec, struct param)
 DEFINE_VEC(u64_vec, uint64_t)
+DEFINE_VEC(u32_vec, uint32_t)
 DEFINE_VEC(enumerator_vec, struct enumerator)
 DEFINE_VEC(dim_vec, struct array_dim)
 DEFINE_VEC(param_ptr_vec, struct param *)
@@ -79,6 +90,8 @@ struct scope {
 	struct function *func;		/* function, or enclosing function of a block */
 	size_t first;			/* start in the scratch stack of its children */
 	size_t first_nested;		/* composites: start in the nested stack */
+	size_t first_base;		/* composites: start in the bases stack */
+	size_t first_method;		/* composites: start in the methods stack */
 	bool has_varargs;
 };
 
@@ -102,6 +115,11 @@ struct loader {
 	struct enumerator_vec enumerators;
 	struct dim_vec dims;
 	struct type_vec nested;		/* scratch: types defined in open composites */
+	/* C++ scratch: DW_TAG_inheritance entries and methods of open
+	 * composites (see struct composite_cxx) */
+	struct member_vec bases;
+	struct u64_vec base_type_offs;
+	struct u32_vec methods;
 	/* All parameters of functions, for resolving abstract origins. */
 	struct param_ptr_vec all_params;
 	struct u64_vec all_param_origin;
@@ -109,7 +127,31 @@ struct loader {
 	const struct abbrev_plan **plans;	/* by dw_abbrev.index, built lazily */
 	struct scope scopes[DW_MAX_DEPTH + 2];
 	int top;
+
+	/*
+	 * Type units named by DW_FORM_ref_sig8 are decoded into this unit's
+	 * model too ("imported"), so references into them resolve like any
+	 * other: tu_units lists the units to import, tu_seen marks those
+	 * listed (by unit index; allocated at the first ref_sig8, so a unit
+	 * without one pays nothing). While importing, `importing` is set and
+	 * the imported types are not the unit's own: they get scope TS_OTHER
+	 * and their functions and variables are skipped. DIE offsets of a
+	 * unit in another section than the main one (.debug_types against
+	 * .debug_info) get OFF_OTHER_SECTION or'ed in (off_tag), so that
+	 * offsets of two sections never collide in the fix-up table.
+	 */
+	struct u32_vec tu_units;
+	uint8_t *tu_seen;
+	/* Types whose DIE names its definition by DW_AT_signature (a
+	 * declaration standing for a type unit's type), with the definition's
+	 * offset: they become copies of the definition once it is loaded. */
+	struct sig_vec sig_types;
+	uint64_t off_tag;
+	uint8_t main_section;
+	bool importing;
 };
+
+#define OFF_OTHER_SECTION (1ULL << 63)
 
 static void loader_free_scratch(struct loader *l)
 {
@@ -125,6 +167,12 @@ static void loader_free_scratch(struct loader *l)
 	enumerator_vec_free(&l->enumerators);
 	dim_vec_free(&l->dims);
 	type_vec_free(&l->nested);
+	member_vec_free(&l->bases);
+	u64_vec_free(&l->base_type_offs);
+	u32_vec_free(&l->methods);
+	u32_vec_free(&l->tu_units);
+	sig_vec_free(&l->sig_types);
+	free(l->tu_seen);
 	param_ptr_vec_free(&l->all_params);
 	u64_vec_free(&l->all_param_origin);
 	free(l->plans);
@@ -196,7 +244,8 @@ enum attr_slot {
 	AS_BIT_OFFSET, AS_MEMBER_LOCATION, AS_LOW_PC, AS_HIGH_PC, AS_DECL_FILE,
 	AS_DECL_LINE, AS_LANGUAGE, AS_STMT_LIST, AS_COUNT, AS_UPPER_BOUND,
 	AS_CONST_VALUE, AS_LOCATION, AS_DECLARATION, AS_EXTERNAL, AS_PROTOTYPED,
-	AS_INLINE, AS_CALLING_CONVENTION, AS_ACCESSIBILITY,
+	AS_INLINE, AS_CALLING_CONVENTION, AS_ACCESSIBILITY, AS_VIRTUALITY,
+	AS_VTABLE_ELEM, AS_SIGNATURE,
 	AS_SKIP_FIXED,		/* op.size bytes of unwanted attributes */
 	AS_SKIP_VAR,		/* one unwanted attribute of variable size */
 };
@@ -232,6 +281,9 @@ static const uint8_t attr_slots[256] = {
 	[DW_AT_inline] = AS_INLINE,
 	[DW_AT_calling_convention] = AS_CALLING_CONVENTION,
 	[DW_AT_accessibility] = AS_ACCESSIBILITY,
+	[DW_AT_virtuality] = AS_VIRTUALITY,
+	[DW_AT_vtable_elem_location] = AS_VTABLE_ELEM,
+	[DW_AT_signature] = AS_SIGNATURE,
 };
 
 struct attr_op {
@@ -277,6 +329,21 @@ static const struct abbrev_plan *build_plan(struct loader *l, const struct dw_ab
 	plan->nr_ops = n;
 	l->plans[ab->index] = plan;
 	return plan;
+}
+
+/* Queue type unit TU for import (once). */
+static int want_type_unit(struct loader *l, const struct dw_unit *tu)
+{
+	if (!l->tu_seen) {
+		l->tu_seen = calloc(l->df->nr_units ? l->df->nr_units : 1, 1);
+		if (!l->tu_seen)
+			return oom(l);
+		l->tu_seen[l->dcu.unit->index] = 1;	/* the main unit (or current import) */
+	}
+	if (tu->index >= l->df->nr_units || l->tu_seen[tu->index])
+		return 0;
+	l->tu_seen[tu->index] = 1;
+	return u32_vec_push(&l->tu_units, tu->index) ? oom(l) : 0;
 }
 
 static int read_die(struct loader *l, const struct dw_die *die, struct die_info *di)
@@ -325,24 +392,30 @@ static int read_die(struct loader *l, const struct dw_die *die, struct die_info 
 			break;
 		case AS_TYPE:
 		case AS_ORIGIN:
-		case AS_SPEC: {
+		case AS_SPEC:
+		case AS_SIGNATURE: {
 			uint64_t off;
 
 			if (a->cls == DW_CLS_REF) {
-				off = a->u;
+				off = a->u | l->off_tag;
 			} else if (a->cls == DW_CLS_REF_SIG) {
 				const struct dw_unit *tu = dw_file_type_unit(l->df, a->u);
 				if (!tu)
 					return die_error(l, die, "DW_FORM_ref_sig8 names a type unit that does not exist");
-				/* Another unit's type: never inside this unit, so
-				 * it stays unresolved with the type's offset. */
-				off = tu->type_offset;
+				/* Another unit's type: imported after the walk */
+				if (want_type_unit(l, tu))
+					return -1;
+				off = tu->type_offset |
+				      (tu->section == l->main_section ? 0 : OFF_OTHER_SECTION);
 			} else {
 				break;
 			}
 			if (op->slot == AS_TYPE) {
 				di->has_type = true;
 				di->type_off = off;
+			} else if (op->slot == AS_SIGNATURE) {
+				di->has_signature = true;
+				di->signature_off = off;
 			} else if (op->slot == AS_ORIGIN) {
 				di->has_origin = true;
 				di->origin_off = off;
@@ -464,6 +537,17 @@ static int read_die(struct loader *l, const struct dw_die *die, struct die_info 
 			attr_udata(a, &v);
 			di->accessibility = (uint8_t)v;
 			break;
+		case AS_VIRTUALITY:
+			attr_udata(a, &v);
+			di->virtuality = (uint8_t)v;
+			break;
+		case AS_VTABLE_ELEM:
+			/* DW_OP_constu N: the slot in the vtable */
+			if (a->cls == DW_CLS_BLOCK)
+				di->has_vtable_elem = eval_member_location(a, &di->vtable_elem);
+			else
+				di->has_vtable_elem = attr_udata(a, &di->vtable_elem);
+			break;
 		}
 	}
 	dw_cursor_attrs_done(&l->cur, p);
@@ -499,7 +583,7 @@ static struct type *new_type(struct loader *l, const struct dw_die *die,
 	t->cu_lang = l->cu->language;
 	t->name = di->name;
 	t->size = di->byte_size;
-	t->die_offset = die->offset;
+	t->die_offset = die->offset | l->off_tag;
 	t->decl_file = (uint32_t)di->decl_file;
 	t->decl_line = (uint32_t)di->decl_line;
 	t->alignment = (uint32_t)di->alignment;
@@ -531,6 +615,9 @@ static struct type *new_type(struct loader *l, const struct dw_die *die,
 		return NULL;
 	if (di->has_type && add_fixup(l, &t->type, di->type_off))
 		return NULL;
+	if (di->has_signature &&
+	    sig_vec_push(&l->sig_types, (struct sig_type){ t, di->signature_off }))
+		return NULL;
 	return t;
 }
 
@@ -561,7 +648,7 @@ static int handle_member(struct loader *l, struct scope *s, const struct dw_die 
 	if (!m || u64_vec_push(&l->member_type_offs, di->has_type ? di->type_off : UINT64_MAX))
 		return oom(l);
 	m->name = di->name;
-	m->die_offset = die->offset;
+	m->die_offset = die->offset | l->off_tag;
 	m->decl_file = (uint32_t)di->decl_file;
 	m->decl_line = (uint32_t)di->decl_line;
 	m->bit_size = di->has_bit_size ? (uint32_t)di->bit_size : 0;
@@ -569,8 +656,9 @@ static int handle_member(struct loader *l, struct scope *s, const struct dw_die 
 	m->alignment = (uint32_t)di->alignment;
 	m->accessibility = di->accessibility;
 	m->offset_is_expr = di->member_location_is_expr;
-	m->is_static = dw_die_tag(die) == DW_TAG_variable ||
-		       (di->declaration && di->external);
+	m->is_static_var = dw_die_tag(die) == DW_TAG_variable;
+	m->is_extern_decl = di->external && di->declaration;
+	m->is_static = m->is_static_var || (di->declaration && di->external);
 	if (di->member_location_bad)
 		return die_error(l, die, "DW_AT_data_member_location expression is not a constant offset");
 	if (di->has_data_bit_offset) {
@@ -586,7 +674,31 @@ static int handle_member(struct loader *l, struct scope *s, const struct dw_die 
 			m->bit_offset += storage * 8 - di->old_bit_offset - di->bit_size;
 		}
 	}
+	if (m->is_static)
+		m->const_value = di->has_const_value && !di->const_value_is_string ?
+				 (uint64_t)di->const_value : 0;
 	(void)s;
+	return 0;
+}
+
+/* A DW_TAG_inheritance entry of a C++ class. A virtual base's location is
+ * an expression of the object (not a constant offset): its offset is 0. */
+static int handle_base(struct loader *l, const struct dw_die *die,
+		       const struct die_info *di)
+{
+	struct member *m = member_vec_push_zero(&l->bases);
+
+	if (!m || u64_vec_push(&l->base_type_offs, di->has_type ? di->type_off : UINT64_MAX))
+		return oom(l);
+	m->die_offset = die->offset | l->off_tag;
+	m->decl_file = di->decl_file;
+	m->decl_line = di->decl_line;
+	m->is_inheritance = true;
+	m->accessibility = di->accessibility;
+	m->virtuality = di->virtuality;
+	m->offset_is_expr = di->member_location_is_expr;
+	if (!di->member_location_bad)
+		m->bit_offset = di->member_location * 8;
 	return 0;
 }
 
@@ -606,6 +718,38 @@ static int take_scratch(struct arena *a, const void *base, size_t first, size_t 
 	if (!*dst)
 		return -1;
 	memcpy(*dst, (const char *)base + first * size, n * size);
+	return 0;
+}
+
+/* A C++ composite's bases and methods (struct composite_cxx). */
+static int close_cxx(struct loader *l, struct scope *s)
+{
+	struct arena *a = &l->cu->arena;
+	struct composite_cxx *x = arena_zalloc(a, sizeof(*x));
+	size_t n = l->bases.len - s->first_base;
+	void *arr;
+
+	if (!x)
+		return oom(l);
+	if (take_scratch(a, l->bases.data, s->first_base, n, sizeof(struct member), &arr))
+		return oom(l);
+	x->bases = arr;
+	x->nr_bases = (uint32_t)n;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t off = l->base_type_offs.data[s->first_base + i];
+
+		if (off != UINT64_MAX && add_fixup(l, &x->bases[i].type, off))
+			return -1;
+	}
+	l->bases.len = s->first_base;
+	l->base_type_offs.len = s->first_base;
+	n = l->methods.len - s->first_method;
+	if (take_scratch(a, l->methods.data, s->first_method, n, sizeof(uint32_t), &arr))
+		return oom(l);
+	x->methods = arr;
+	x->nr_methods = (uint32_t)n;
+	l->methods.len = s->first_method;
+	s->type->composite.cxx = x;
 	return 0;
 }
 
@@ -639,6 +783,8 @@ static int close_scope(struct loader *l)
 		s->type->composite.nested = arr;
 		s->type->composite.nr_nested = (uint32_t)n;
 		l->nested.len = s->first_nested;
+		if (l->bases.len > s->first_base || l->methods.len > s->first_method)
+			return close_cxx(l, s);
 		break;
 	}
 	case SCOPE_ENUM:
@@ -704,7 +850,7 @@ static int handle_param(struct loader *l, struct scope *s, const struct dw_die *
 	    u64_vec_push(&l->param_origin_offs, di->has_origin ? di->origin_off : UINT64_MAX))
 		return oom(l);
 	p->name = di->name;
-	p->die_offset = die->offset;
+	p->die_offset = die->offset | l->off_tag;
 	p->has_location = di->has_location || di->has_const_value;
 	if (s->kind == SCOPE_FUNCTION) {
 		struct function *f = s->func;
@@ -754,6 +900,10 @@ static int handle_function(struct loader *l, const struct dw_die *die,
 		}
 	}
 	f->declaration = di->declaration;
+	f->accessibility = di->accessibility;
+	f->virtuality = di->virtuality;
+	f->has_vtable_entry = di->has_vtable_elem;
+	f->vtable_entry = (uint32_t)di->vtable_elem;
 	f->prototyped = di->prototyped;
 	f->inline_attr = di->inline_attr;
 	f->is_abstract = di->inline_attr != 0;
@@ -763,7 +913,7 @@ static int handle_function(struct loader *l, const struct dw_die *die,
 	f->low_pc = di->has_low_pc ? di->low_pc : 0;
 	if (di->has_high_pc)
 		f->high_pc = di->high_pc_is_offset ? f->low_pc + di->high_pc : di->high_pc;
-	f->die_offset = die->offset;
+	f->die_offset = die->offset | l->off_tag;
 	f->origin_offset = di->has_origin ? di->origin_off : 0;
 	f->specification_offset = di->has_spec ? di->spec_off : 0;
 	f->decl_file = (uint32_t)di->decl_file;
@@ -774,6 +924,10 @@ static int handle_function(struct loader *l, const struct dw_die *die,
 		if (inlined)
 			parent->func->nr_inline_expansions++;
 	}
+	/* A method: its index in cu_model.functions, for its class */
+	if (!inlined && parent && parent->kind == SCOPE_COMPOSITE &&
+	    u32_vec_push(&l->methods, (uint32_t)l->funcs.len))
+		return oom(l);
 	if (!inlined && func_vec_push(&l->funcs, f))
 		return oom(l);
 	if (dw_die_has_children(die)) {
@@ -874,6 +1028,12 @@ static int handle_die(struct loader *l, const struct dw_die *die)
 	case DW_TAG_skeleton_unit:
 		if (die->depth != 0)
 			return die_error(l, die, "unit DIE nested inside another DIE");
+		if (l->importing) {
+			/* an imported type unit: its types are not ours */
+			if (dw_die_has_children(die))
+				push_scope(l, die, SCOPE_OTHER);
+			return 0;
+		}
 		l->cu->name = di.name;
 		l->cu->comp_dir = di.comp_dir;
 		l->cu->producer = di.producer;
@@ -940,7 +1100,8 @@ pointer_like:
 			int r = dw_die_attr(&l->dcu, die, DW_AT_containing_type, &a, l->err);
 			if (r < 0)
 				return -1;
-			if (r && a.cls == DW_CLS_REF && add_fixup(l, &t->ptr_to_member.containing, a.u))
+			if (r && a.cls == DW_CLS_REF &&
+			    add_fixup(l, &t->ptr_to_member.containing, a.u | l->off_tag))
 				return -1;
 		}
 		if (dw_die_has_children(die)) {
@@ -966,12 +1127,21 @@ composite:
 			s->type = t;
 			s->first = l->members.len;
 			s->first_nested = l->nested.len;
+			s->first_base = l->bases.len;
+			s->first_method = l->methods.len;
 		}
 		return 0;
 
 	case DW_TAG_member:
 		if (parent && parent->kind == SCOPE_COMPOSITE) {
 			if (handle_member(l, parent, die, &di))
+				return -1;
+		}
+		goto maybe_children;
+
+	case DW_TAG_inheritance:
+		if (parent && parent->kind == SCOPE_COMPOSITE) {
+			if (handle_base(l, die, &di))
 				return -1;
 		}
 		goto maybe_children;
@@ -1049,6 +1219,9 @@ composite:
 		goto maybe_children;
 
 	case DW_TAG_subprogram:
+		/* importing: only methods, for their classes */
+		if (l->importing && !(parent && parent->kind == SCOPE_COMPOSITE))
+			return 0;	/* its subtree is skipped */
 		return handle_function(l, die, &di, false);
 
 	case DW_TAG_inlined_subroutine:
@@ -1078,6 +1251,8 @@ composite:
 				return -1;
 			goto maybe_children;
 		}
+		if (l->importing)
+			return 0;
 		return handle_variable(l, die, &di, parent);
 
 	case DW_TAG_LLVM_annotation: {
@@ -1213,6 +1388,24 @@ static int resolve_fixups(struct loader *l)
 			}
 		}
 		*f->slot = t;
+	}
+	/* A declaration with DW_AT_signature becomes a copy of the type
+	 * unit's definition (keeping its own identity and place). */
+	for (size_t i = 0; i < l->sig_types.len; i++) {
+		struct type *d = l->sig_types.data[i].t, *t;
+		uint64_t off = l->sig_types.data[i].off;
+		size_t h = offset_hash(off, mask);
+
+		while ((t = slots[h]) && t->die_offset != off)
+			h = (h + 1) & mask;
+		if (t && t != d && !t->declaration) {
+			struct type keep = *d;
+
+			*d = *t;
+			d->id = keep.id;
+			d->die_offset = keep.die_offset;
+			d->scope = keep.scope;
+		}
 	}
 	free(slots);
 	return 0;
@@ -1355,9 +1548,9 @@ static void finish_enums(struct cu_model *cu)
 	}
 }
 
-static int build(struct loader *l)
+/* One pre-order walk over the DIEs of l->dcu. */
+static int walk(struct loader *l)
 {
-	struct cu_model *cu = l->cu;
 	struct dw_die die;
 	int r;
 
@@ -1380,6 +1573,46 @@ static int build(struct loader *l)
 	while (l->top >= 0)
 		if (close_scope(l))
 			return -1;
+	return 0;
+}
+
+/* Decode the type units named by ref_sig8 (and those they name in turn)
+ * into this unit's model: see struct loader. */
+static int import_type_units(struct loader *l)
+{
+	struct dw_cu main_dcu = l->dcu;
+	const struct abbrev_plan **main_plans = l->plans;
+	int r = 0;
+
+	l->importing = true;
+	for (size_t i = 0; i < l->tu_units.len && !r; i++) {
+		uint32_t unit = l->tu_units.data[i];
+
+		l->plans = NULL;
+		r = dw_cu_open(&l->dcu, l->df, unit, &l->cu->arena, l->err);
+		if (!r) {
+			l->off_tag = l->dcu.unit->section == l->main_section ?
+				     0 : OFF_OTHER_SECTION;
+			l->plans = calloc(l->dcu.abbrevs.nr_abbrevs + 1, sizeof(*l->plans));
+			r = l->plans ? walk(l) : oom(l);
+		}
+		free(l->plans);
+	}
+	l->importing = false;
+	l->off_tag = 0;
+	l->dcu = main_dcu;
+	l->plans = main_plans;
+	return r;
+}
+
+static int build(struct loader *l)
+{
+	struct cu_model *cu = l->cu;
+
+	if (walk(l))
+		return -1;
+	if (l->tu_units.len && import_type_units(l))
+		return -1;
 
 	/* Final arrays, in the arena. */
 	cu->nr_types = (uint32_t)l->types.len;
@@ -1428,6 +1661,7 @@ struct cu_model *load_cu(const struct dw_file *df, size_t unit,
 		cu->offset = l->dcu.unit->offset;
 		cu->addr_size = l->dcu.unit->addr_size;
 		cu->dwarf_version = l->dcu.unit->version;
+		l->main_section = l->dcu.unit->section;
 		l->plans = calloc(l->dcu.abbrevs.nr_abbrevs + 1, sizeof(*l->plans));
 		r = l->plans ? build(l) : d2b_error_oom(err);
 	}

@@ -16,8 +16,15 @@
  *
  * References between types are pointers within the same cu_model. The
  * "void" type is NULL. A reference we cannot resolve inside the unit (a
- * DW_FORM_ref_addr into another unit, or ref_sig8) points to a TK_UNRESOLVED
- * placeholder carrying the target's offset.
+ * DW_FORM_ref_addr into another unit) points to a TK_UNRESOLVED placeholder
+ * carrying the target's offset. The type units a unit names by ref_sig8
+ * (DWARF 4 .debug_types, DWARF 5 DW_UT_type) are decoded into its model as
+ * well, so those references resolve: their types have scope TS_OTHER (they
+ * are the type unit's own, listed when that unit is), their DIE offsets have
+ * bit 63 set when they sit in another section than the unit, and of their
+ * functions only the methods of their classes are kept. A declaration that
+ * names its definition by DW_AT_signature becomes a copy of it (keeping its
+ * own id, DIE offset and scope).
  *
  * Strings point into the mapped file or into the arena; they live as long as
  * both the cu_model and the file are open.
@@ -63,19 +70,42 @@ struct annotation {
 struct member {
 	const char *name;	/* NULL for anonymous members */
 	struct type *type;
-	/* Offset of the member from the start of its struct, in bits, as
-	 * DW_AT_data_bit_offset gives it (the old DW_AT_bit_offset form is
-	 * converted). For non-bit-fields: 8 * DW_AT_data_member_location. */
-	uint64_t bit_offset;
+	union {
+		/* Offset of the member from the start of its struct, in
+		 * bits, as DW_AT_data_bit_offset gives it (the old
+		 * DW_AT_bit_offset form is converted). For non-bit-fields:
+		 * 8 * DW_AT_data_member_location. */
+		uint64_t bit_offset;
+		/* is_static (which has no offset): DW_AT_const_value as an
+		 * unsigned number, 0 if absent */
+		uint64_t const_value;
+	};
 	uint32_t bit_size;	/* 0 unless a bit-field */
 	uint32_t byte_size;	/* DW_AT_byte_size of the member, 0 if absent */
 	uint32_t alignment;	/* DW_AT_alignment, 0 if absent */
 	uint64_t die_offset;
 	uint32_t decl_file, decl_line;
 	bool is_static;		/* C++ static data member (declaration) */
+	bool is_static_var;	/* ... given as a DW_TAG_variable (DWARF 5) */
+	bool is_extern_decl;	/* DW_AT_external and DW_AT_declaration */
+	bool is_inheritance;	/* an entry of composite.bases */
 	bool offset_is_expr;	/* location was an expression we evaluated */
 	uint8_t accessibility;	/* DW_ACCESS_*, 0 if absent */
+	uint8_t virtuality;	/* DW_VIRTUALITY_* of a base, 0 if absent */
 	struct annotation *tags;
+};
+
+/* What a C++ class holds besides data members and nested types. Code that
+ * walks composite.members (the BTF encoder, say) never sees these. */
+struct composite_cxx {
+	/* DW_TAG_inheritance entries as members with is_inheritance set
+	 * (name NULL, type the base class), in DIE order. */
+	struct member *bases;
+	uint32_t nr_bases;
+	/* The DW_TAG_subprogram children (methods), as indexes into
+	 * cu_model.functions, in DIE order. */
+	uint32_t nr_methods;
+	uint32_t *methods;
 };
 
 struct enumerator {
@@ -140,6 +170,9 @@ struct type {
 			 * DIE order */
 			uint32_t nr_nested;
 			struct type **nested;
+			/* C++ only: bases and methods; NULL when there
+			 * are none (always in C) */
+			const struct composite_cxx *cxx;
 		} composite;
 		struct {		/* TK_ENUM */
 			struct enumerator *values;
@@ -183,6 +216,10 @@ struct function {
 	uint8_t own_inline_attr;	/* DW_AT_inline of this DIE itself */
 	uint8_t scope;			/* enum type_scope: where the DIE sits */
 	uint8_t calling_convention;	/* DW_CC_*, DW_CC_normal if absent */
+	uint8_t accessibility;		/* DW_ACCESS_* (C++ methods), 0 if absent */
+	uint8_t virtuality;		/* DW_VIRTUALITY_*, 0 if absent */
+	bool has_vtable_entry;		/* DW_AT_vtable_elem_location present */
+	uint32_t vtable_entry;		/* its DW_OP_constu N */
 	uint64_t low_pc, high_pc;	/* high_pc made absolute */
 	uint64_t die_offset;
 	uint64_t origin_offset;		/* DW_AT_abstract_origin target, 0 if none */

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "dwarf/dw_const.h"
 #include "print/c_type.h"
 
 static bool is_struct(const struct type *t)
@@ -101,17 +102,26 @@ struct layout_class *layout_members(struct layout_cache *lc, const struct type *
 		return NULL;
 	if (c->members_done)
 		return c;
-	n = t->composite.nr_members;
+	n = layout_nr_slots(t);
 	c->m = calloc(n ? n : 1, sizeof(*c->m));
 	if (!c->m) {
 		lc->oom = true;
 		return NULL;
 	}
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = 0; i < t->composite.nr_members; i++)
 		if (!t->composite.members[i].is_static)
 			member_facts(lc, &t->composite.members[i], &c->m[i]);
+	for (uint32_t j = 0; j < layout_nr_bases(t); j++)
+		member_facts(lc, &t->composite.cxx->bases[j],
+			     &c->m[t->composite.nr_members + j]);
 	c->members_done = true;
 	return c;
+}
+
+/* pahole skips virtual bases in its layout walks ("XXX for now") */
+static bool skipped_base(const struct member *m)
+{
+	return m->is_inheritance && m->virtuality == DW_VIRTUALITY_virtual;
 }
 
 /* class__find_holes */
@@ -126,13 +136,16 @@ static void find_holes(const struct type *t, struct layout_class *c)
 	bool in_bitfield = false;
 	struct layout_member *last = NULL;
 
+	struct layout_iter it = { 0 };
+	const struct member *m;
+	uint32_t slot;
+
 	c->nr_holes = c->nr_bit_holes = 0;
-	for (uint32_t i = 0; i < t->composite.nr_members; i++) {
-		const struct member *m = &t->composite.members[i];
-		struct layout_member *pos = &c->m[i];
+	while (layout_next(t, &it, &m, &slot)) {
+		struct layout_member *pos = &c->m[slot];
 		int64_t bit_start, bit_end, bit_holes = 0, byte_holes = 0;
 
-		if (m->is_static)
+		if (m->is_static || skipped_base(m))
 			continue;
 		pos->hole = pos->bit_hole = 0;
 		bit_start = (int64_t)(pos->bit_offset & ((1ULL << 35) - 1));
@@ -242,11 +255,14 @@ static uint32_t type_natural_alignment(struct layout_cache *lc, const struct typ
 		return 1;
 	if (c)
 		c->natural_alignment = ALIGN_BUSY;
-	for (uint32_t i = 0; i < t->composite.nr_members; i++) {
-		const struct member *m = &t->composite.members[i];
+	struct layout_iter it = { 0 };
+	const struct member *m;
+	uint32_t slot;
+
+	while (layout_next(t, &it, &m, &slot)) {
 		uint32_t ma;
 
-		if (m->is_static)
+		if (m->is_static || skipped_base(m))
 			continue;
 		ma = natural_alignment(lc, strip_member(m), depth + 1);
 		if (a < ma)
@@ -309,8 +325,12 @@ static void mark_packed(struct layout_cache *lc, const struct type *t)
 static void check_unnatural(struct layout_cache *lc, const struct type *t,
 			    const struct layout_class *c)
 {
-	for (uint32_t i = 0; i < t->composite.nr_members; i++) {
-		const struct type *mt = strip_member(&t->composite.members[i]);
+	struct layout_iter it = { 0 };
+	const struct member *m;
+	uint32_t i;
+
+	while (layout_next(t, &it, &m, &i)) {
+		const struct type *mt = strip_member(m);
 
 		if (!is_struct(mt))
 			continue;
@@ -337,11 +357,14 @@ bool layout_infer_packed(struct layout_cache *lc, const struct type *t)
 		c->is_packed = false;
 		goto out;
 	}
-	for (uint32_t i = 0; i < t->composite.nr_members; i++) {
-		const struct member *m = &t->composite.members[i];
+	struct layout_iter it = { 0 };
+	const struct member *m;
+	uint32_t i;
+
+	while (layout_next(t, &it, &m, &i)) {
 		uint32_t a;
 
-		if (m->is_static)
+		if (m->is_static || skipped_base(m))
 			continue;
 		a = layout_natural_alignment(lc, strip_member(m));
 		if (a == 1)

@@ -37,7 +37,9 @@ struct layout_member {
 struct layout_class {
 	bool members_done, holes_done, packed_inferred, is_packed;
 	uint32_t natural_alignment;	/* 0: not computed */
-	struct layout_member *m;	/* composite.nr_members entries */
+	/* composite.nr_members entries, then one per C++ base
+	 * (layout_nr_slots; a base's slot is layout_base_slot) */
+	struct layout_member *m;
 	int pre_hole, pre_bit_hole;
 	int padding, bit_padding;
 	int nr_holes, nr_bit_holes;
@@ -53,6 +55,43 @@ struct layout_cache {
 	 * cu->has_alignment_info, which enables the "Force padding" lines). */
 	bool has_alignment_info;
 };
+
+/* The entries pahole's type__for_each_member walks: data members (static
+ * ones included) and C++ inheritance entries, in DIE order. Start with
+ * `struct layout_iter it = { 0 };`; each call gives the next entry and its
+ * slot in layout_class.m. */
+struct layout_iter {
+	uint32_t i, j;
+};
+
+static inline uint32_t layout_nr_bases(const struct type *t)
+{
+	return t->composite.cxx ? t->composite.cxx->nr_bases : 0;
+}
+
+static inline uint32_t layout_nr_slots(const struct type *t)
+{
+	return t->composite.nr_members + layout_nr_bases(t);
+}
+
+static inline bool layout_next(const struct type *t, struct layout_iter *it,
+			       const struct member **m, uint32_t *slot)
+{
+	uint32_t nm = t->composite.nr_members, nb = layout_nr_bases(t);
+
+	if (it->i < nm && (it->j >= nb || t->composite.members[it->i].die_offset <
+					  t->composite.cxx->bases[it->j].die_offset)) {
+		*m = &t->composite.members[it->i];
+		*slot = it->i++;
+		return true;
+	}
+	if (it->j < nb) {
+		*m = &t->composite.cxx->bases[it->j];
+		*slot = nm + it->j++;
+		return true;
+	}
+	return false;
+}
 
 void layout_cache_init(struct layout_cache *lc, const struct cu_model *cu);
 void layout_cache_deinit(struct layout_cache *lc);

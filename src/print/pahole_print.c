@@ -11,6 +11,7 @@
 
 #include <string.h>
 
+#include "dwarf/dw_const.h"
 #include "print/c_type.h"
 
 #define MAX_TABS 16
@@ -428,6 +429,7 @@ static size_t member_fprintf(struct pctx *p, const struct member *m,
 	const struct type *type = m->type;
 	size_t start, printed_cl = 0;
 	int aligned_len = 0;
+	const char *name = m->name;
 
 	if (!sconf.rel_offset) {
 		offset += sconf.base_offset;
@@ -438,19 +440,29 @@ static size_t member_fprintf(struct pctx *p, const struct member *m,
 		printed_cl = cacheline_boundary(p, conf, offset);
 
 	start = p->sb->len;
+	/* C++: a base class is printed commented out, named <ancestor> */
+	if (m->is_inheritance) {
+		name = "<ancestor>";
+		strbuf_puts(p->sb, "/* ");
+	}
+	if (m->is_static)
+		strbuf_puts(p->sb, "static ");
 	/* A struct, union or enum is printed without the member name, which
 	 * follows its closing brace (after a blank when the type is anonymous). */
 	if (is_struct_union_enum(type)) {
 		type_fprintf(p, type, NULL, &sconf);
-		if (m->name) {
+		if (name) {
 			if (!type->name)
 				strbuf_putc(p->sb, ' ');
-			strbuf_puts(p->sb, m->name);
+			strbuf_puts(p->sb, name);
 		}
 	} else {
-		type_fprintf(p, type, m->name, &sconf);
+		type_fprintf(p, type, name, &sconf);
 	}
-	if (lm->bitfield_size)
+	if (m->is_static) {
+		if (m->const_value)
+			strbuf_addf(p->sb, " = %llu", (unsigned long long)m->const_value);
+	} else if (lm->bitfield_size)
 		strbuf_addf(p->sb, ":%u", lm->bitfield_size);
 	if (!sconf.suppress_aligned && alignment) {
 		size_t before = p->sb->len;
@@ -480,9 +492,12 @@ static size_t member_fprintf(struct pctx *p, const struct member *m,
 				    size_spacing, lm->byte_size);
 		}
 	} else {
-		int spacing = sconf.type_spacing + sconf.name_spacing -
-			      (int)(p->sb->len - start);
+		int spacing;
 
+		if (m->is_inheritance)
+			strbuf_puts(p->sb, " */");
+		spacing = sconf.type_spacing + sconf.name_spacing -
+			  (int)(p->sb->len - start);
 		if (!sconf.suppress_offset_comment) {
 			int size_spacing = 5;
 
@@ -506,6 +521,155 @@ static void newline_once(struct pctx *p, int *newline)
 		strbuf_putc(p->sb, '\n');
 }
 
+/* ---- C++: the children of a class in DIE order ---- */
+
+enum child_kind { CH_MEMBER, CH_NESTED, CH_METHOD };
+
+struct child {
+	enum child_kind kind;
+	const struct member *m;		/* CH_MEMBER: data member or base */
+	uint32_t slot;			/* its slot in layout_class.m */
+	const struct type *type;	/* CH_NESTED */
+	const struct function *fn;	/* CH_METHOD */
+};
+
+/* Merges the data members and bases (layout_next), the nested types and
+ * the methods of a composite by DIE offset: pahole keeps them in one list. */
+struct child_iter {
+	struct layout_iter li;
+	uint32_t nx, mx;
+	uint32_t done, total;
+};
+
+static uint32_t nr_methods(const struct type *t)
+{
+	return t->composite.cxx ? t->composite.cxx->nr_methods : 0;
+}
+
+static const struct function *method_at(struct pctx *p, const struct type *t,
+					uint32_t k)
+{
+	uint32_t idx = t->composite.cxx->methods[k];
+
+	return idx < p->lc->cu->nr_functions ? &p->lc->cu->functions[idx] : NULL;
+}
+
+static bool next_child(struct pctx *p, const struct type *t,
+		       struct child_iter *it, struct child *ch)
+{
+	struct layout_iter peek = it->li;
+	const struct member *m = NULL;
+	const struct function *fn = NULL;
+	uint32_t slot = 0;
+	uint64_t best = UINT64_MAX;
+	int which = -1;
+
+	if (layout_next(t, &peek, &m, &slot)) {
+		best = m->die_offset;
+		which = CH_MEMBER;
+	}
+	if (it->nx < t->composite.nr_nested &&
+	    (which < 0 || t->composite.nested[it->nx]->die_offset < best)) {
+		best = t->composite.nested[it->nx]->die_offset;
+		which = CH_NESTED;
+	}
+	while (it->mx < nr_methods(t) && !(fn = method_at(p, t, it->mx)))
+		it->mx++;	/* an index out of range: nothing to print */
+	if (fn && (which < 0 || fn->die_offset < best))
+		which = CH_METHOD;
+	if (which < 0)
+		return false;
+	memset(ch, 0, sizeof(*ch));
+	ch->kind = (enum child_kind)which;
+	if (which == CH_MEMBER) {
+		it->li = peek;
+		ch->m = m;
+		ch->slot = slot;
+	} else if (which == CH_NESTED) {
+		ch->type = t->composite.nested[it->nx++];
+	} else {
+		ch->fn = fn;
+		it->mx++;
+	}
+	it->done++;
+	return true;
+}
+
+static const char *const access_names[] = { "public", "protected", "private" };
+
+static const char *access_name(uint8_t a)
+{
+	return a >= DW_ACCESS_public && a <= DW_ACCESS_private ?
+	       access_names[a - DW_ACCESS_public] : NULL;
+}
+
+/* tag__accessibility: members, bases and methods carry one; nested types
+ * and DW_TAG_variable static members do not. */
+static const char *child_access(const struct child *ch)
+{
+	if (ch->kind == CH_MEMBER)
+		return ch->m->is_static_var ? NULL : access_name(ch->m->accessibility);
+	if (ch->kind == CH_METHOD)
+		return access_name(ch->fn->accessibility);
+	return NULL;
+}
+
+/* tag__fprintf of a child that is not a data member: a nested type, a
+ * method (function__fprintf) or a DW_TAG_variable static member
+ * (variable__fprintf). */
+static void child_fprintf(struct pctx *p, const struct child *ch,
+			  const struct pconf *conf)
+{
+	if (ch->kind == CH_NESTED) {
+		tag_fprintf(p, ch->type, conf);
+		return;
+	}
+	put_tabs(p, conf->indent);
+	if (ch->kind == CH_METHOD) {
+		const struct function *fn = ch->fn;
+		struct c_ftype f = c_ftype_of_function(fn);
+		bool inl = fn->own_inline_attr == DW_INL_declared_inlined ||
+			   fn->own_inline_attr == DW_INL_declared_not_inlined;
+
+		if (fn->virtuality == DW_VIRTUALITY_virtual ||
+		    fn->virtuality == DW_VIRTUALITY_pure_virtual)
+			strbuf_puts(p->sb, "virtual ");
+		c_type_ftype(p->sb, &f, fn->name, inl ? C_FT_INLINE : 0, 0);
+		if (fn->virtuality == DW_VIRTUALITY_pure_virtual)
+			strbuf_puts(p->sb, " = 0");
+	} else if (ch->m->name && ch->m->type) {
+		if (ch->m->is_extern_decl)
+			strbuf_puts(p->sb, "extern ");
+		type_fprintf(p, ch->m->type, ch->m->name, conf);
+	}
+	strbuf_putc(p->sb, ';');
+}
+
+/* class__vtable_fprintf: the methods with a DW_AT_vtable_elem_location, in
+ * DIE order. pahole 1.24 prints "(null)" for each linkage name. */
+static void vtable_fprintf(struct pctx *p, const struct type *t,
+			   const struct pconf *conf)
+{
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < nr_methods(t); k++) {
+		const struct function *fn = method_at(p, t, k);
+
+		n += fn && fn->has_vtable_entry;
+	}
+	if (!n)
+		return;
+	strbuf_addf(p->sb, "%.*s/* vtable has %u entries: {\n", conf->indent, tabs, n);
+	for (uint32_t k = 0; k < nr_methods(t); k++) {
+		const struct function *fn = method_at(p, t, k);
+
+		if (fn && fn->has_vtable_entry)
+			strbuf_addf(p->sb, "%.*s   [%d] = %s((null)), \n", conf->indent,
+				    tabs, (int)fn->vtable_entry, nn(fn->name));
+	}
+	strbuf_addf(p->sb, "%.*s} */", conf->indent, tabs);
+}
+
 static size_t class_fprintf_body(struct pctx *p, const struct type *t,
 				 const struct pconf *conf)
 {
@@ -516,7 +680,9 @@ static size_t class_fprintf_body(struct pctx *p, const struct type *t,
 	uint32_t sum_bytes = 0, sum_bits = 0, sum_holes = 0, sum_bit_holes = 0;
 	uint32_t sum_paddings = 0, sum_forced_holes = 0;
 	unsigned nr_paddings = 0, nr_forced = 0, nr_forced_holes = 0;
-	uint32_t nr_members = 0;
+	uint32_t nr_members = 0, nr_static = 0;
+	struct child_iter it = { .total = 0 };
+	const char *cur_access = NULL;
 	const struct layout_member *last = NULL;
 	const struct member *last_m = NULL;
 	size_t last_size = 0;
@@ -534,11 +700,35 @@ static size_t class_fprintf_body(struct pctx *p, const struct type *t,
 
 	layout_infer_packed(p->lc, t);
 	c = layout_holes(p->lc, t);
+	/* C++ bases: " : public Base, virtual protected Other" */
+	for (uint32_t j = 0; j < layout_nr_bases(t); j++) {
+		const struct member *b = &t->composite.cxx->bases[j];
+		const char *acc = access_name(b->accessibility);
+
+		strbuf_puts(p->sb, j ? "," : " :");
+		if (b->virtuality == DW_VIRTUALITY_virtual)
+			strbuf_puts(p->sb, " virtual");
+		if (acc)
+			strbuf_addf(p->sb, " %s", acc);
+		strbuf_addf(p->sb, " %s", b->type ? nn(b->type->name) : "(null)");
+	}
 	strbuf_puts(p->sb, " {\n");
 	if (!c) {
 		strbuf_addf(p->sb, "%.*s}", indent, tabs);
 		return p->sb->len - start;
 	}
+
+	/* pahole's type->nr_members counts bases, not static members */
+	for (uint32_t i = 0; i < t->composite.nr_members; i++) {
+		const struct member *m = &t->composite.members[i];
+
+		if (!m->is_static)
+			nr_members++;
+		else if (!m->is_static_var)
+			nr_static++;
+	}
+	nr_members += layout_nr_bases(t);
+	it.total = layout_nr_slots(t) + t->composite.nr_nested + nr_methods(t);
 
 	if (c->pre_bit_hole > 0 && !cconf.suppress_comments) {
 		newline_once(p, &newline);
@@ -554,30 +744,34 @@ static size_t class_fprintf_body(struct pctx *p, const struct type *t,
 		sum_holes += c->pre_hole;
 	}
 
-	for (uint32_t i = 0, nx = 0; ; i++) {
+	for (;;) {
+		struct child ch;
 		const struct member *m;
 		const struct layout_member *pos;
+		const char *acc;
 		uint32_t m_align;
 		size_t size;
 
+		if (!next_child(p, t, &it, &ch))
+			break;
+		/* C++ access labels, each time the accessibility changes */
+		acc = child_access(&ch);
+		if (acc && acc != cur_access) {
+			cur_access = acc;
+			strbuf_addf(p->sb, "%.*s%s:\n\n", cconf.indent - 1, tabs, acc);
+		}
 		/* pahole walks the struct's child DIEs in order: the types
 		 * defined inside it (clang's anonymous member types, C++
-		 * nested types) are printed where their DIE sits, each
-		 * followed by a blank line */
-		while (nx < t->composite.nr_nested &&
-		       (i == t->composite.nr_members ||
-			t->composite.nested[nx]->die_offset <
-			t->composite.members[i].die_offset)) {
-			tag_fprintf(p, t->composite.nested[nx++], &cconf);
+		 * nested types), methods and DW_TAG_variable static members
+		 * are printed where their DIE sits, each followed by a blank
+		 * line */
+		if (ch.kind != CH_MEMBER || ch.m->is_static_var) {
+			child_fprintf(p, &ch, &cconf);
 			strbuf_puts(p->sb, "\n\n");
-		}
-		if (i == t->composite.nr_members)
-			break;
-		m = &t->composite.members[i];
-		pos = &c->m[i];
-		if (m->is_static)
 			continue;
-		nr_members++;
+		}
+		m = ch.m;
+		pos = &c->m[ch.slot];
 		m_align = member_alignment(p, &ba, m, pos);
 		if (!cconf.suppress_aligned && m_align) {
 			int hole = last ? last->hole : c->pre_hole;
@@ -588,7 +782,7 @@ static size_t class_fprintf_body(struct pctx *p, const struct type *t,
 			}
 			nr_forced++;
 		}
-		if (last && last_size != 0) {
+		if (last && !m->is_inheritance && last_size != 0) {
 			if (last->bit_hole != 0 && pos->bitfield_size) {
 				uint8_t bitfield_size = (uint8_t)last->bit_hole;
 
@@ -634,8 +828,7 @@ static size_t class_fprintf_body(struct pctx *p, const struct type *t,
 			continue;
 		}
 
-		cconf.last_member = i + 1 == t->composite.nr_members &&
-				    nx == t->composite.nr_nested;
+		cconf.last_member = it.done == it.total;
 		cconf.first_member = last == NULL;
 		size = pos->byte_size;
 		put_tabs(p, cconf.indent);
@@ -670,6 +863,9 @@ static size_t class_fprintf_body(struct pctx *p, const struct type *t,
 		}
 		strbuf_putc(p->sb, '\n');
 
+		/* pahole leaves base classes out of the sums ("for now") */
+		if (m->is_inheritance)
+			continue;
 		if (pos->bitfield_size)
 			sum_bits += pos->bitfield_size;
 		else
@@ -699,14 +895,19 @@ static size_t class_fprintf_body(struct pctx *p, const struct type *t,
 		}
 	}
 
+	vtable_fprintf(p, t, &cconf);
+
 	if (cconf.emit_stats) {
 		uint32_t cls = cconf.cacheline_size;
 		uint64_t tsize = c_type_size(t, p->lc->addr_size);
 		long long size_diff;
 
-		strbuf_addf(p->sb, "\n%.*s/* size: %llu, cachelines: %llu, members: %u */\n",
+		strbuf_addf(p->sb, "\n%.*s/* size: %llu, cachelines: %llu, members: %u",
 			    cconf.indent, tabs, (unsigned long long)t->size,
 			    (unsigned long long)((tsize + cls - 1) / cls), nr_members);
+		if (nr_static)
+			strbuf_addf(p->sb, ", static members: %u", nr_static);
+		strbuf_puts(p->sb, " */\n");
 		if (sum_holes > 0 || sum_bit_holes > 0) {
 			if (sum_bytes > 0) {
 				strbuf_addf(p->sb, "%.*s/* sum members: %u", cconf.indent,
@@ -790,7 +991,8 @@ static size_t union_fprintf_body(struct pctx *p, const struct type *t,
 	for (uint32_t i = 0; c && i < t->composite.nr_members; i++) {
 		const struct member *m = &t->composite.members[i];
 
-		if (m->is_static)
+		/* a DW_TAG_variable is no member for union__fprintf */
+		if (m->is_static_var)
 			continue;
 		uconf.union_member = true;
 		put_tabs(p, uconf.indent);
