@@ -148,7 +148,9 @@ done
 [ $rc -eq 1 ] || { echo "FAIL: missing file exit $rc"; fails=$((fails + 1)); }
 [ "$(wc -l <"$tmp/e")" -eq 1 ] && grep -q '^pahole: ' "$tmp/e" ||
 	{ echo "FAIL: missing file message"; cat "$tmp/e"; fails=$((fails + 1)); }
-[ "$("$OURS" --version)" = "v1.24" ] || { echo "FAIL: --version"; fails=$((fails + 1)); }
+# --version is not the oracle's: the newest release whose kernel-facing
+# options we support (docs/compat.md, "pahole --version"; t6095 checks them)
+[ "$("$OURS" --version)" = "v1.27" ] || { echo "FAIL: --version"; fails=$((fails + 1)); }
 
 echo "$checked comparisons: $fails failures, $xfails xfail, $todos TODO (not implemented yet)"
 [ $fails -eq 0 ]

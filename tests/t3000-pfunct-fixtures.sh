@@ -121,7 +121,9 @@ grep -qx 'int stat_fn(int n, struct foo \* b);' "$tmp/b" || fail "no clone of st
 [ "$(grep -c '^int helper(' "$tmp/b")" = 2 ] || fail "static helper not listed twice"
 
 # Front end texts.
-for opt in --help --usage --version -?; do
+# --version is ours, as pahole's (docs/compat.md, "pahole --version").
+[ "$("$PF" --version 2>&1)" = "v1.27" ] || fail "pfunct --version: $("$PF" --version 2>&1)"
+for opt in --help --usage -?; do
 	"$ORACLE" "$opt" >"$tmp/want" 2>&1
 	"$PF" "$opt" >"$tmp/got" 2>&1
 	cmp -s "$tmp/want" "$tmp/got" || { fail "pfunct $opt"; diff -u "$tmp/want" "$tmp/got" | head >&2; }

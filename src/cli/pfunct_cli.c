@@ -239,7 +239,7 @@ int pfunct_main(int argc, char **argv)
 			fputs(pfunct_usage, stdout);
 			return 0;
 		case OPT_VERSION:
-			puts("v1.24");
+			puts("v1.27");	/* as pahole: docs/compat.md */
 			return 0;
 		case 'a': return unsupported("-a/--addr");
 		case 'b': return unsupported("-b/--expand_types");
