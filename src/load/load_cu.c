@@ -18,7 +18,7 @@
 
 
 /* The attributes of one DIE that the model uses. */
-struct die_info {
+struct __attribute__((aligned(16))) die_info {
 	/* Cleared for every DIE (kept under 128 bytes so clearing is a few
 	 * vector stores, not a string instruction). */
 	const char *name, *linkage_name, *comp_dir, *producer, *const_value_str;
@@ -44,6 +44,27 @@ struct die_info {
 
 #define DIE_INFO_CLEARED offsetof(struct die_info, type_off)
 _Static_assert(DIE_INFO_CLEARED <= 128, "die_info's cleared part grew past 128 bytes");
+_Static_assert(sizeof(struct die_info) >= 128, "die_info_clear() writes 128 bytes");
+
+/* The cleared part, as eight 16-byte stores (the bytes past it up to 128
+ * are fields that are valid only with their has_ flag). Not memset: for
+ * 112 bytes GCC emits "rep stos", whose start-up cost was a fifth of
+ * read_die's time, for every DIE. */
+static inline void die_info_clear(struct die_info *di)
+{
+	typedef uint64_t v2u64 __attribute__((vector_size(16)));
+	v2u64 *q = (v2u64 *)(void *)di;
+	const v2u64 z = { 0, 0 };
+
+	q[0] = z;
+	q[1] = z;
+	q[2] = z;
+	q[3] = z;
+	q[4] = z;
+	q[5] = z;
+	q[6] = z;
+	q[7] = z;
+}
 
 struct fixup {
 	struct type **slot;
@@ -355,7 +376,7 @@ static int read_die(struct loader *l, const struct dw_die *die, struct die_info 
 
 	if (!plan && !(plan = build_plan(l, ab)))
 		return oom(l);
-	memset(di, 0, DIE_INFO_CLEARED);
+	die_info_clear(di);
 	for (uint32_t i = 0; i < plan->nr_ops; i++) {
 		const struct attr_op *op = &plan->ops[i];
 		uint64_t v = 0;
