@@ -23,7 +23,7 @@
  * lane for a fixed word (a multiply by an odd constant, an xor-shift), so
  * two sequences that differ in one word keep differing states however they
  * continue alike; the lanes use different constants, and h_key() mixes
- * both fully at the end. One multiply a lane a word: the key work is a
+ * them at the end. One multiply a lane a word: the key work is a
  * tenth of the encoder's CPU time. */
 
 struct h128 {
@@ -62,10 +62,20 @@ static inline void h_add_key(struct h128 *h, const struct btf_key *k)
 
 static inline struct btf_key h_key(const struct h128 *h)
 {
-	struct btf_key k = { fmix64(h->a ^ fmix64(h->b)), fmix64(h->b + h->a) };
+	/* lo indexes the merge's table: fully mixed; hi only compared */
+	struct btf_key k = { fmix64(h->a ^ (h->b << 29 | h->b >> 35)), h->a + h->b };
 
 	if (!k.lo && !k.hi)	/* {0,0} means "no key" */
 		k.lo = 1;
+	return k;
+}
+
+/* The state as it is, for hashes that only feed other hashes (a record's
+ * own hash, a member's neighbourhood). */
+static inline struct btf_key h_raw(const struct h128 *h)
+{
+	struct btf_key k = { h->a, h->b };
+
 	return k;
 }
 
@@ -230,7 +240,7 @@ static bool walk_records(struct keys_work *k, const uint64_t *str_h)
 			h_add(&h, v);
 		}
 		h_add(&h, mask);
-		k->own[id] = h_key(&h);
+		k->own[id] = h_raw(&h);
 		w += len;
 	}
 	k->off[k->n + 1] = (uint32_t)w;
@@ -346,7 +356,7 @@ static bool pick_root(struct keys_work *k, const uint32_t *memb, uint32_t nr, ui
 				h_add_key(&h, &k->keys[c]);
 			}
 		}
-		wm[i].key = h_key(&h);
+		wm[i].key = h_raw(&h);
 		wm[i].id = v;
 	}
 	return smallest_unique(wm, nr, root);
