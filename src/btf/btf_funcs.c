@@ -15,6 +15,7 @@
 
 #include <bpf/btf.h>
 
+#include "btf/btf_strtab.h"
 #include "dwarf/dw_const.h"
 #include "dwarf/dwarf.h"
 
@@ -142,6 +143,28 @@ static int collect_kfuncs(struct btf_elf_funcs *t, struct elf_file *ef,
 	return 0;
 }
 
+int btf_elf_funcs_index(struct btf_elf_funcs *t)
+{
+	size_t cap = 16;
+
+	free(t->index);
+	while (cap < t->nr * 2)
+		cap *= 2;
+	t->index = calloc(cap, sizeof(*t->index));
+	if (!t->index)
+		return -1;
+	t->mask = cap - 1;
+	for (size_t i = 0; i < t->nr; i++) {
+		size_t len, j;
+
+		j = btf_str_hash(t->funcs[i].name, &len) & t->mask;
+		while (t->index[j])
+			j = (j + 1) & t->mask;
+		t->index[j] = (uint32_t)i + 1;
+	}
+	return 0;
+}
+
 int btf_elf_funcs_init(struct btf_elf_funcs *t, struct elf_file *ef,
 		       bool kfuncs, struct d2b_error *err)
 {
@@ -189,6 +212,10 @@ int btf_elf_funcs_init(struct btf_elf_funcs *t, struct elf_file *ef,
 		t->funcs[out++] = t->funcs[i];
 	}
 	t->nr = out;
+	if (btf_elf_funcs_index(t)) {
+		btf_elf_funcs_deinit(t);
+		return d2b_error_oom(err);
+	}
 	if (kfuncs && collect_kfuncs(t, ef, syms, nr, err)) {
 		btf_elf_funcs_deinit(t);
 		return -1;
@@ -201,28 +228,42 @@ void btf_elf_funcs_deinit(struct btf_elf_funcs *t)
 	for (size_t i = 0; i < t->nr; i++)
 		free(t->funcs[i].name);
 	free(t->funcs);
+	free(t->index);
 	t->funcs = NULL;
+	t->index = NULL;
 	t->nr = 0;
 }
 
 long btf_elf_funcs_find(const struct btf_elf_funcs *t, const char *name)
 {
-	size_t lo = 0, hi = t->nr;
+	size_t len;
+	uint32_t h;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(name, t->funcs[mid].name);
+	if (!t->index) {
+		size_t lo = 0, hi = t->nr;
 
-		if (!c)
-			return (long)mid;
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			int c = strcmp(name, t->funcs[mid].name);
+
+			if (!c)
+				return (long)mid;
+			if (c < 0)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		return -1;
+	}
+	h = btf_str_hash(name, &len);
+	for (size_t j = h & t->mask; t->index[j]; j = (j + 1) & t->mask) {
+		const char *n = t->funcs[t->index[j] - 1].name;
+
+		if (!strncmp(n, name, len) && !n[len])
+			return (long)t->index[j] - 1;
 	}
 	return -1;
 }
-
 /* ---- calling conventions and per-function checks ---- */
 
 void btf_cc_for_machine(uint16_t machine, struct btf_cc *cc)

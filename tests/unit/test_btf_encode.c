@@ -127,6 +127,11 @@ static void test_selection(void)
 		 p_cint[] = { (uint32_t)c_int };
 
 	CHECK(btf_elf_funcs_find(&elf, "good") == 1 && btf_elf_funcs_find(&elf, "nope") == -1, "find");
+	CHECK(btf_elf_funcs_index(&elf) == 0, "index");
+	for (size_t i = 0; i < elf.nr; i++)
+		CHECK(btf_elf_funcs_find(&elf, efs[i].name) == (long)i, "indexed find %s", efs[i].name);
+	CHECK(btf_elf_funcs_find(&elf, "nope") == -1 && btf_elf_funcs_find(&elf, "goo") == -1 &&
+	      btf_elf_funcs_find(&elf, "goodx") == -1, "indexed misses");
 	btf_features_init(&f);
 	f.consistent_func = true;
 	f.decl_tag_kfuncs = true;
@@ -165,6 +170,7 @@ static void test_selection(void)
 	CHECK(func_id(btf, "inconsistent") > 0, "inconsistent encoded");
 	btf_func_set_deinit(&s);
 	btf__free(btf);
+	free(elf.index);	/* the names are the test's: no deinit */
 }
 
 static void test_cc(void)
