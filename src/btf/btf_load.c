@@ -199,6 +199,7 @@ struct raw_check {
 	uint32_t base_str_len;
 	uint32_t nr;			/* own types */
 	uint32_t *offs;			/* nr: record offset in data */
+	uint8_t *kinds;			/* nr: each own type's kind */
 	struct d2b_error *err;
 };
 
@@ -363,16 +364,22 @@ static int check_records(struct raw_check *c)
 					    c->start_id + c->nr, kind_name(kind), extra);
 		if (c->nr == cap) {
 			uint32_t *n;
+			uint8_t *k;
 
 			cap = cap ? cap * 2 : 1024;
 			n = realloc(c->offs, cap * sizeof(*n));
 			if (!n)
 				return d2b_error_oom(c->err);
 			c->offs = n;
+			k = realloc(c->kinds, cap);
+			if (!k)
+				return d2b_error_oom(c->err);
+			c->kinds = k;
 		}
 		if ((uint64_t)c->start_id + c->nr >= 0x7fffffffu)
 			return d2b_error_at(c->err, c->path, BTF_SECTION, pos,
 					    "too many types");
+		c->kinds[c->nr] = (uint8_t)kind;
 		c->offs[c->nr++] = (uint32_t)pos;
 		pos += BTF_REC + (size_t)extra;
 	}
@@ -410,6 +417,17 @@ static void type_info(const struct raw_check *c, uint32_t id, struct tinfo *ti)
 	ti->vlen = rd32(c, ti->rec + 4) & 0xffff;
 	ti->kflag = rd32(c, ti->rec + 4) >> 31;
 	ti->type = rd32(c, ti->rec + 8);
+}
+
+/* The kind of any id below start_id + nr (own or base). */
+static inline unsigned kind_of(const struct raw_check *c, uint32_t id)
+{
+	if (id < c->start_id) {
+		const struct btf_type *t = btf__type_by_id(c->base, id);
+
+		return t ? btf_kind(t) : BTF_KIND_UNKN;
+	}
+	return c->kinds[id - c->start_id];
 }
 
 static bool is_type_kind(unsigned kind)
@@ -454,7 +472,7 @@ static int check_ref(const struct raw_check *c, uint32_t id, size_t at,
 		     uint32_t ref, bool void_ok, const char *what)
 {
 	uint32_t total = c->start_id + c->nr;
-	struct tinfo ti;
+	unsigned kind;
 
 	if (ref >= total)
 		return d2b_error_at(c->err, c->path, BTF_SECTION, at,
@@ -467,11 +485,11 @@ static int check_ref(const struct raw_check *c, uint32_t id, size_t at,
 		return d2b_error_at(c->err, c->path, BTF_SECTION, at,
 				    "type [%u]: %s is void", id, what);
 	}
-	type_info(c, ref, &ti);
-	if (!is_type_kind(ti.kind))
+	kind = kind_of(c, ref);
+	if (!is_type_kind(kind))
 		return d2b_error_at(c->err, c->path, BTF_SECTION, at,
 				    "type [%u]: %s type [%u] is a %s, not a type",
-				    id, what, ref, kind_name(ti.kind));
+				    id, what, ref, kind_name(kind));
 	return 0;
 }
 
@@ -480,17 +498,17 @@ static int check_ref_kind(const struct raw_check *c, uint32_t id, size_t at,
 			  unsigned want2)
 {
 	uint32_t total = c->start_id + c->nr;
-	struct tinfo ti;
+	unsigned kind;
 
 	if (!ref || ref >= total)
 		return d2b_error_at(c->err, c->path, BTF_SECTION, at,
 				    "type [%u]: %s type id %u %s", id, what, ref,
 				    ref ? "past the last type" : "is void");
-	type_info(c, ref, &ti);
-	if (ti.kind != want1 && ti.kind != want2)
+	kind = kind_of(c, ref);
+	if (kind != want1 && kind != want2)
 		return d2b_error_at(c->err, c->path, BTF_SECTION, at,
 				    "type [%u]: %s type [%u] is a %s, want %s",
-				    id, what, ref, kind_name(ti.kind),
+				    id, what, ref, kind_name(kind),
 				    kind_name(want1));
 	return 0;
 }
@@ -687,21 +705,21 @@ static uint32_t nr_slots(const struct raw_check *c, const struct tinfo *ti)
 	return 0;
 }
 
-static uint32_t slot(const struct raw_check *c, const struct tinfo *ti,
-		     uint32_t k)
+/* Edge K of own type IDX (index from start_id). */
+static uint32_t own_slot(const struct raw_check *c, uint32_t idx, uint32_t k)
 {
-	size_t p = ti->rec + BTF_REC;
+	size_t rec = c->offs[idx], p = rec + BTF_REC;
 
-	switch (ti->kind) {
+	switch (c->kinds[idx]) {
 	case BTF_KIND_ARRAY:
 		return rd32(c, p);
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
 		return rd32(c, p + 12 * k + 4);
 	case BTF_KIND_FUNC_PROTO:
-		return k ? rd32(c, p + 8 * (k - 1) + 4) : ti->type;
+		return k ? rd32(c, p + 8 * (k - 1) + 4) : rd32(c, rec + 8);
 	}
-	return ti->type;
+	return rd32(c, rec + 8);
 }
 
 /*
@@ -748,8 +766,7 @@ static int check_cycles(const struct raw_check *c)
 				}
 				continue;
 			}
-			type_info(c, c->start_id + f->id, &ti);
-			to = slot(c, &ti, f->k++);
+			to = own_slot(c, f->id, f->k++);
 			if (to < c->start_id)	/* void or base */
 				continue;
 			ti_idx = to - c->start_id;
@@ -761,7 +778,7 @@ static int check_cycles(const struct raw_check *c)
 							  c->offs[f->id],
 							  "type [%u] %s: reference chain deeper than %u",
 							  c->start_id + f->id,
-							  kind_name(ti.kind),
+							  kind_name(c->kinds[f->id]),
 							  BTF_LOAD_MAX_DEPTH);
 					break;
 				}
@@ -776,7 +793,7 @@ static int check_cycles(const struct raw_check *c)
 						  "type [%u] %s is part of a reference cycle (through [%u] %s)",
 						  to, kind_name(tt.kind),
 						  c->start_id + f->id,
-						  kind_name(ti.kind));
+						  kind_name(c->kinds[f->id]));
 				break;
 			}
 			color[ti_idx] = 1;
@@ -815,6 +832,7 @@ static int raw_check(const char *path, const uint8_t *data, size_t size,
 	if (!rc)
 		rc = check_cycles(&c);
 	free(c.offs);
+	free(c.kinds);
 	*str_total = c.base_str_len + c.str_len;
 	return rc;
 }
@@ -974,6 +992,7 @@ struct builder {
 	const struct btf *btf;
 	struct cu_model *cu;
 	uint32_t nr_ids;
+	const struct btf_type **recs;	/* id -> its record (libbpf's) */
 	struct type **by_id;		/* NULL: not a model type (or void) */
 	uint32_t *fn_of;		/* id -> functions[] index + 1 */
 	uint32_t *var_of;		/* id -> variables[] index + 1 */
@@ -1042,7 +1061,7 @@ static struct type *resolve(struct builder *b, uint32_t id,
 			    struct annotation **tags)
 {
 	while (id) {
-		const struct btf_type *t = btf__type_by_id(b->btf, id);
+		const struct btf_type *t = b->recs[id];
 
 		if (btf_kind(t) != BTF_KIND_TYPE_TAG)
 			return b->by_id[id];
@@ -1105,7 +1124,7 @@ static int fill_params(struct builder *b, const struct btf_type *t,
 
 static int fill_type(struct builder *b, uint32_t id, struct type *ty)
 {
-	const struct btf_type *t = btf__type_by_id(b->btf, id);
+	const struct btf_type *t = b->recs[id];
 	unsigned kind = btf_kind(t);
 	struct arena *a = &b->cu->arena;
 
@@ -1206,7 +1225,7 @@ static int fill_type(struct builder *b, uint32_t id, struct type *ty)
 
 static int fill_function(struct builder *b, uint32_t id, struct function *fn)
 {
-	const struct btf_type *t = btf__type_by_id(b->btf, id);
+	const struct btf_type *t = b->recs[id];
 	const struct type *proto = b->by_id[t->type];
 
 	fn->name = bname(b, t->name_off);
@@ -1232,7 +1251,7 @@ static int fill_function(struct builder *b, uint32_t id, struct function *fn)
 
 static void fill_variable(struct builder *b, uint32_t id, struct variable *v)
 {
-	const struct btf_type *t = btf__type_by_id(b->btf, id);
+	const struct btf_type *t = b->recs[id];
 	uint32_t linkage = btf_var(t)->linkage;
 
 	v->name = bname(b, t->name_off);
@@ -1244,9 +1263,9 @@ static void fill_variable(struct builder *b, uint32_t id, struct variable *v)
 
 static int attach_decl_tag(struct builder *b, uint32_t id)
 {
-	const struct btf_type *t = btf__type_by_id(b->btf, id);
+	const struct btf_type *t = b->recs[id];
 	int comp = btf_decl_tag(t)->component_idx;
-	const struct btf_type *target = btf__type_by_id(b->btf, t->type);
+	const struct btf_type *target = b->recs[t->type];
 	const char *value = bname(b, t->name_off);
 	struct annotation **list = NULL;
 
@@ -1285,7 +1304,7 @@ static int build(struct builder *b)
 	if (!ptr_size)
 		ptr_size = 8;
 	for (uint32_t id = 1; id < b->nr_ids; id++) {
-		unsigned kind = btf_kind(btf__type_by_id(b->btf, id));
+		unsigned kind = btf_kind(b->recs[id]);
 
 		nt += is_model_type(kind);
 		nf += kind == BTF_KIND_FUNC;
@@ -1299,7 +1318,7 @@ static int build(struct builder *b)
 
 	/* Pass 1: every model type, so references can be resolved. */
 	for (uint32_t id = 1; id < b->nr_ids; id++) {
-		const struct btf_type *t = btf__type_by_id(b->btf, id);
+		const struct btf_type *t = b->recs[id];
 		unsigned kind = btf_kind(t);
 		struct type *ty;
 
@@ -1352,7 +1371,7 @@ static int build(struct builder *b)
 		if (b->by_id[id] && fill_type(b, id, b->by_id[id]))
 			return -1;
 	for (uint32_t id = 1; id < b->nr_ids; id++) {
-		unsigned kind = btf_kind(btf__type_by_id(b->btf, id));
+		unsigned kind = btf_kind(b->recs[id]);
 
 		if (kind == BTF_KIND_FUNC) {
 			if (fill_function(b, id, &cu->functions[cu->nr_functions++]))
@@ -1367,7 +1386,7 @@ static int build(struct builder *b)
 		return -1;
 	/* Pass 3: DECL_TAGs, in id order. */
 	for (uint32_t id = 1; id < b->nr_ids; id++) {
-		if (btf_kind(btf__type_by_id(b->btf, id)) == BTF_KIND_DECL_TAG &&
+		if (btf_kind(b->recs[id]) == BTF_KIND_DECL_TAG &&
 		    attach_decl_tag(b, id))
 			return -1;
 	}
@@ -1395,20 +1414,25 @@ struct cu_model *btf_handle_load_model(const struct btf_handle *h,
 	cu->language = DW_LANG_C;
 	cu->addr_size = (uint8_t)(btf__pointer_size(h->btf) ? btf__pointer_size(h->btf) : 8);
 	cu->from_btf = true;
+	b.recs = malloc(b.nr_ids * sizeof(*b.recs));
 	b.by_id = calloc(b.nr_ids, sizeof(*b.by_id));
 	b.fn_of = calloc(b.nr_ids, sizeof(*b.fn_of));
 	b.var_of = calloc(b.nr_ids, sizeof(*b.var_of));
-	if (!cu->name || !b.by_id || !b.fn_of || !b.var_of) {
+	if (!cu->name || !b.recs || !b.by_id || !b.fn_of || !b.var_of) {
 		d2b_error_oom(b.err);
 		goto fail;
 	}
+	for (uint32_t id = 0; id < b.nr_ids; id++)
+		b.recs[id] = btf__type_by_id(b.btf, id);
 	if (build(&b))
 		goto fail;
+	free(b.recs);
 	free(b.by_id);
 	free(b.fn_of);
 	free(b.var_of);
 	return cu;
 fail:
+	free(b.recs);
 	free(b.by_id);
 	free(b.fn_of);
 	free(b.var_of);

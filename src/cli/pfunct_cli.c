@@ -156,13 +156,17 @@ static int unsupported(const char *opt)
 
 static int run_file(const char *path, const char *formats,
 		    const char *btf_base, struct pfunct_run *run,
-		    unsigned threads)
+		    unsigned threads, bool decl_info)
 {
 	struct cli_input in;
 	struct d2b_error err = { 0 };
+	/* pfunct prints no parameter locations, and file names only with -l:
+	 * the loader need not summarise the one nor read the line tables. */
 	struct cu_stream_options so = {
 		.threads = threads,
 		.skip_type_units = true,
+		.load.skip_locations = true,
+		.load.skip_line_files = !decl_info,
 	};
 	int rc;
 
@@ -266,7 +270,8 @@ int pfunct_main(int argc, char **argv)
 	if (!run.printer)
 		return cli_fail("pfunct", &err);
 	for (int i = optind; i < argc && !rc; i++) {
-		rc = run_file(argv[i], formats, btf_base, &run, threads);
+		rc = run_file(argv[i], formats, btf_base, &run, threads,
+			      opts.decl_info);
 		if (pfunct_printer_done(run.printer))
 			break;
 	}

@@ -7,8 +7,14 @@
  *               back to front. Each holds the offsets in `strs` of its name,
  *               its unit's name and, when a prototype is needed, its rendered
  *               text, plus the numbers the formatters need.
- *   by_name     open-addressing table: name -> index of the most recently
+ *   slots       open-addressing table: name -> index of the most recently
  *               kept entry of that name (pfunct's list search from the head).
+ *               Each slot keeps the name's hash: a probe compares hashes
+ *               before names, and growing never touches the names.
+ *   tnames      the current unit's type spellings (prototypes only): type
+ *               -> its c_type_name_n(, 128) text, rendered once per unit
+ *               instead of once per use. Slots carry the unit's generation,
+ *               so a new unit starts with an empty cache without clearing.
  */
 #include "print/pfunct_print.h"
 
@@ -35,11 +41,33 @@ struct pfunct_entry {
 
 DEFINE_VEC(pfunct_entry_vec, struct pfunct_entry)
 
+struct pfunct_slot {
+	uint32_t hash;
+	uint32_t entry;		/* entry index + 1; 0: empty */
+};
+
+struct tname_slot {
+	const struct type *type;
+	uint32_t gen;		/* the unit it was filled in; stale otherwise */
+	uint32_t len;
+	size_t off;		/* into tnames.strs */
+};
+
+/* Type spellings of the current unit (see the top of the file). */
+struct tname_cache {
+	struct tname_slot *slots;
+	size_t nr_slots;	/* a power of two, or 0 */
+	size_t used;		/* slots of the current generation */
+	uint32_t gen;		/* 0: never used */
+	struct strbuf strs;
+};
+
 struct pfunct_printer {
 	struct pfunct_options opts;
 	struct pfunct_entry_vec entries;
-	uint32_t *slots;	/* entry index + 1; 0: empty */
+	struct pfunct_slot *slots;
 	size_t nr_slots;	/* a power of two */
+	struct tname_cache tnames;
 	/* NUL-separated copies of names, unit names and prototypes: nothing
 	 * points into a cu_model or the file once add_cu() returns. */
 	struct strbuf strs;
@@ -134,6 +162,21 @@ uint64_t pfunct_function_size(const struct function *fn)
 
 /* ---- Text ---- */
 
+/* V in decimal (BASE 10) or lower-case hex (BASE 16), as printf's %llu /
+ * %llx: the listing prints a number or two per line, and printf's cost
+ * per call dwarfs the digits. */
+static void put_num(struct strbuf *sb, unsigned long long v, unsigned base)
+{
+	char buf[24];
+	size_t i = sizeof(buf);
+
+	do {
+		buf[--i] = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	strbuf_add(sb, buf + i, sizeof(buf) - i);
+}
+
 /* pahole 1.31's pfunct -F btf prints btf_decl_tag values before what they
  * tag: "a b void foo(void);", "void qux(param_a int arg);". 1.24 read no
  * tags at all; DWARF input prints none (as 1.31 does). */
@@ -187,12 +230,173 @@ static void ftype_with_param_tags(struct strbuf *sb, const struct c_ftype *ft,
 		strbuf_putc(sb, ')');
 }
 
-void pfunct_format_prototype(struct strbuf *sb, const struct cu_model *cu,
+/* ---- Type spellings, cached per unit ---- */
+
+/* How long a chain of pointers, qualifiers and arrays may be for the fast
+ * path: far below c_type's loop limit (64), so its text cannot depend on
+ * the depth it starts at. */
+#define PFUNCT_FAST_DEPTH 32
+
+/* True when T's spelling is a plain name_into() of it (what c_type_ftype
+ * and c_type_decl print for a return or parameter type): no function
+ * prototype anywhere along the chain (those recurse into parameter lists
+ * and, for parameters, change the declarator), and a short chain. */
+static bool type_is_plain(const struct type *t)
+{
+	for (int i = 0; i < PFUNCT_FAST_DEPTH; i++) {
+		if (!t)
+			return true;
+		switch (t->kind) {
+		case TK_POINTER:
+		case TK_REFERENCE:
+		case TK_RVALUE_REFERENCE:
+		case TK_PTR_TO_MEMBER:
+		case TK_CONST:
+		case TK_VOLATILE:
+		case TK_RESTRICT:
+		case TK_ATOMIC:
+		case TK_ARRAY:
+			t = t->type;
+			continue;
+		case TK_FUNC_PROTO:
+			return false;
+		default:
+			return true;
+		}
+	}
+	return false;
+}
+
+static size_t ptr_hash(const void *p)
+{
+	uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h >> 29);
+}
+
+static int tnames_grow(struct tname_cache *tc)
+{
+	size_t n = tc->nr_slots ? tc->nr_slots * 2 : 1024;
+	struct tname_slot *old = tc->slots, *ns = calloc(n, sizeof(*ns));
+
+	if (!ns)
+		return -1;
+	for (size_t i = 0; i < tc->nr_slots; i++) {
+		size_t j;
+
+		if (old[i].gen != tc->gen)
+			continue;
+		for (j = ptr_hash(old[i].type) & (n - 1); ns[j].gen;
+		     j = (j + 1) & (n - 1))
+			;
+		ns[j] = old[i];
+	}
+	free(old);
+	tc->slots = ns;
+	tc->nr_slots = n;
+	return 0;
+}
+
+/* Start a unit: every cached spelling becomes stale. */
+static void tnames_new_unit(struct tname_cache *tc)
+{
+	tc->used = 0;
+	strbuf_reset(&tc->strs);
+	if (++tc->gen == 0) {	/* wrapped: really clear */
+		if (tc->slots)
+			memset(tc->slots, 0, tc->nr_slots * sizeof(*tc->slots));
+		tc->gen = 1;
+	}
+}
+
+/* Append T's spelling (cut to 127 characters, as pahole's 128-byte
+ * buffers cut it), from the cache when TC is not NULL. */
+static void put_type_name(struct strbuf *sb, struct tname_cache *tc,
+			  const struct type *t)
+{
+	struct tname_slot *s;
+	size_t i, mask, off;
+
+	if (!t) {
+		strbuf_add(sb, "void", 4);
+		return;
+	}
+	if (!tc || (tc->used * 2 >= tc->nr_slots && tnames_grow(tc))) {
+		c_type_name_n(sb, t, 128);
+		return;
+	}
+	mask = tc->nr_slots - 1;
+	for (i = ptr_hash(t) & mask;; i = (i + 1) & mask) {
+		s = &tc->slots[i];
+		if (s->gen != tc->gen)
+			break;
+		if (s->type == t) {
+			strbuf_add(sb, tc->strs.buf + s->off, s->len);
+			return;
+		}
+	}
+	off = tc->strs.len;
+	c_type_name_n(&tc->strs, t, 128);
+	if (tc->strs.oom) {	/* no room to cache: spell it in place */
+		c_type_name_n(sb, t, 128);
+		return;
+	}
+	s->type = t;
+	s->gen = tc->gen;
+	s->off = off;
+	s->len = (uint32_t)(tc->strs.len - off);
+	tc->used++;
+	strbuf_add(sb, tc->strs.buf + off, s->len);
+}
+
+/* c_type_ftype(sb, ft, name, flags, 0) when the return and every parameter
+ * type is plain (type_is_plain): "[inline ]RET NAME(T1 p1, T2 p2)". Returns
+ * false, having appended nothing, otherwise. */
+static bool ftype_fast(struct strbuf *sb, struct tname_cache *tc,
+		       const struct c_ftype *ft, const char *name,
+		       unsigned flags)
+{
+	if (!type_is_plain(ft->ret))
+		return false;
+	for (uint32_t i = 0; i < ft->nr_params; i++)
+		if (!type_is_plain(ft->params[i].type))
+			return false;
+	if (flags & C_FT_INLINE)
+		strbuf_add(sb, "inline ", 7);
+	put_type_name(sb, tc, ft->ret);
+	strbuf_putc(sb, ' ');
+	if (name)
+		strbuf_puts(sb, name);
+	strbuf_putc(sb, '(');
+	for (uint32_t i = 0; i < ft->nr_params; i++) {
+		const struct param *p = &ft->params[i];
+
+		if (i)
+			strbuf_add(sb, ", ", 2);
+		put_type_name(sb, tc, p->type);
+		if (p->name && !(flags & C_FT_NO_PARM_NAMES)) {
+			strbuf_putc(sb, ' ');
+			strbuf_puts(sb, p->name);
+		}
+	}
+	if (!ft->nr_params)
+		strbuf_add(sb, "void)", 5);
+	else if (ft->varargs)
+		strbuf_add(sb, ", ...)", 6);
+	else
+		strbuf_putc(sb, ')');
+	return true;
+}
+
+/* pfunct_format_prototype(), spelling types through TC when not NULL. */
+static void format_prototype(struct strbuf *sb, struct tname_cache *tc,
+			     const struct cu_model *cu,
 			     const struct function *fn, bool decl_info,
 			     bool no_parm_names)
 {
 	struct c_ftype ft = c_ftype_of_function(fn);
 	struct param *fixed = NULL;
+	const char *name = fn_name(cu, fn);
 	unsigned flags = 0;
 
 	if (decl_info) {
@@ -207,13 +411,19 @@ void pfunct_format_prototype(struct strbuf *sb, const struct cu_model *cu,
 			file = cu_model_file_name(cu, d->decl_file);
 		else
 			line = 0;
-		strbuf_addf(sb, "/* Used at: %s */\n", cu->name ? cu->name : "");
+		strbuf_add(sb, "/* Used at: ", 12);
+		strbuf_puts(sb, cu->name ? cu->name : "");
+		strbuf_add(sb, " */\n/* <", 8);
+		/* pahole has no DIE offset for BTF: it prints 0 */
+		put_num(sb, cu->from_btf ? 0ULL : (unsigned long long)fn->die_offset,
+			16);
+		strbuf_add(sb, "> ", 2);
 		/* pahole prints a missing file as printf prints NULL, and a
 		 * missing line as whatever its stack held (we print 0) */
-		/* pahole has no DIE offset for BTF: it prints 0 */
-		strbuf_addf(sb, "/* <%llx> %s:%u */\n",
-			    cu->from_btf ? 0ULL : (unsigned long long)fn->die_offset,
-			    file && *file ? file : "(null)", line);
+		strbuf_puts(sb, file && *file ? file : "(null)");
+		strbuf_putc(sb, ':');
+		put_num(sb, line, 10);
+		strbuf_add(sb, " */\n", 4);
 	}
 
 	ft.ret = fn_ret(cu, fn);
@@ -249,11 +459,18 @@ void pfunct_format_prototype(struct strbuf *sb, const struct cu_model *cu,
 	if (cu->from_btf)
 		put_decl_tags(sb, fn->tags);
 	if (cu->from_btf && params_have_decl_tags(fn))
-		ftype_with_param_tags(sb, &ft, fn, fn_name(cu, fn), flags);
-	else
-		c_type_ftype(sb, &ft, fn_name(cu, fn), flags, 0);
+		ftype_with_param_tags(sb, &ft, fn, name, flags);
+	else if (!ftype_fast(sb, tc, &ft, name, flags))
+		c_type_ftype(sb, &ft, name, flags, 0);
 	strbuf_putc(sb, ';');
 	free(fixed);
+}
+
+void pfunct_format_prototype(struct strbuf *sb, const struct cu_model *cu,
+			     const struct function *fn, bool decl_info,
+			     bool no_parm_names)
+{
+	format_prototype(sb, NULL, cu, fn, decl_info, no_parm_names);
 }
 
 /* ---- Kept strings ---- */
@@ -274,31 +491,34 @@ static size_t str_keep(struct pfunct_printer *p, const char *s)
 {
 	size_t off = p->strs.len;
 
-	strbuf_puts(&p->strs, s);
-	strbuf_putc(&p->strs, '\0');
+	strbuf_add(&p->strs, s, strlen(s) + 1);	/* with its NUL */
 	return off;
 }
 
 /* ---- The name table ---- */
 
-static uint64_t name_hash(const char *s)
+static uint32_t name_hash(const char *s)
 {
 	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
 
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
+	return (uint32_t)(h ^ (h >> 32));
 }
 
-static size_t slot_find(const struct pfunct_printer *p, const char *name)
+/* The slot holding NAME (hash HASH), or the empty slot where it goes. */
+static size_t slot_find(const struct pfunct_printer *p, const char *name,
+			uint32_t hash)
 {
 	size_t mask = p->nr_slots - 1;
-	size_t i = name_hash(name) & mask;
+	size_t i = hash & mask;
 
 	for (;; i = (i + 1) & mask) {
-		uint32_t e = p->slots[i];
+		const struct pfunct_slot *s = &p->slots[i];
 
-		if (!e || !strcmp(entry_name(p, &p->entries.data[e - 1]), name))
+		if (!s->entry ||
+		    (s->hash == hash &&
+		     !strcmp(entry_name(p, &p->entries.data[s->entry - 1]), name)))
 			return i;
 	}
 }
@@ -306,22 +526,24 @@ static size_t slot_find(const struct pfunct_printer *p, const char *name)
 static int slots_grow(struct pfunct_printer *p)
 {
 	size_t n = p->nr_slots ? p->nr_slots * 2 : 1024;
-	uint32_t *old = p->slots;
-	size_t old_n = p->nr_slots;
+	size_t mask = n - 1;
+	struct pfunct_slot *old = p->slots, *ns = calloc(n, sizeof(*ns));
 
-	p->slots = calloc(n, sizeof(*p->slots));
-	if (!p->slots) {
-		p->slots = old;
+	if (!ns)
 		return -1;
-	}
-	p->nr_slots = n;
-	for (size_t i = 0; i < old_n; i++) {
-		uint32_t e = old[i];
+	/* Names are unique in the table: no comparisons needed. */
+	for (size_t i = 0; i < p->nr_slots; i++) {
+		size_t j;
 
-		if (e)
-			p->slots[slot_find(p, entry_name(p, &p->entries.data[e - 1]))] = e;
+		if (!old[i].entry)
+			continue;
+		for (j = old[i].hash & mask; ns[j].entry; j = (j + 1) & mask)
+			;
+		ns[j] = old[i];
 	}
 	free(old);
+	p->slots = ns;
+	p->nr_slots = n;
 	return 0;
 }
 
@@ -347,6 +569,8 @@ void pfunct_printer_destroy(struct pfunct_printer *p)
 		return;
 	pfunct_entry_vec_free(&p->entries);
 	free(p->slots);
+	free(p->tnames.slots);
+	strbuf_free(&p->tnames.strs);
 	strbuf_free(&p->strs);
 	free(p);
 }
@@ -397,10 +621,18 @@ static int add_listing(struct pfunct_printer *p, const struct cu_model *cu,
 	const struct pfunct_options *o = &p->opts;
 
 	p->cu_name_off = str_keep(p, cu->name ? cu->name : "");
+	/* Room for every function of the unit at once (one BTF unit holds
+	 * them all): no growth inside the loop below. */
+	while ((p->entries.len + cu->nr_functions) * 2 > p->nr_slots)
+		if (slots_grow(p))
+			return d2b_error_oom(err);
+	if (needs_text(o))
+		tnames_new_unit(&p->tnames);
 	for (uint32_t i = 0; i < cu->nr_functions; i++) {
 		const struct function *fn = &cu->functions[i];
 		const char *name = fn_name(cu, fn);
 		struct pfunct_entry *e;
+		uint32_t hash;
 		size_t slot;
 
 		if (!fn_is_subprogram(fn) || !name)
@@ -413,10 +645,11 @@ static int add_listing(struct pfunct_printer *p, const struct cu_model *cu,
 		if (o->cc_inlined && fn_inline_attr(fn) != DW_INL_inlined)
 			continue;
 
-		slot = slot_find(p, name);
-		if (p->slots[slot]) {
+		hash = name_hash(name);
+		slot = slot_find(p, name, hash);
+		if (p->slots[slot].entry) {
 			struct pfunct_entry *first =
-				&p->entries.data[p->slots[slot] - 1];
+				&p->entries.data[p->slots[slot].entry - 1];
 
 			if (first->external) {
 				if (o->verbose)
@@ -442,13 +675,14 @@ static int add_listing(struct pfunct_printer *p, const struct cu_model *cu,
 		e->text_off = SIZE_MAX;
 		if (needs_text(o)) {
 			e->text_off = p->strs.len;
-			pfunct_format_prototype(&p->strs, cu, fn, o->decl_info,
-						o->no_parm_names);
+			format_prototype(&p->strs, &p->tnames, cu, fn,
+					 o->decl_info, o->no_parm_names);
 			strbuf_putc(&p->strs, '\0');
 		}
 		if (p->strs.oom)
 			return d2b_error_oom(err);
-		p->slots[slot] = (uint32_t)p->entries.len;
+		p->slots[slot].hash = hash;
+		p->slots[slot].entry = (uint32_t)p->entries.len;
 		if (p->entries.len * 2 > p->nr_slots && slots_grow(p))
 			return d2b_error_oom(err);
 	}
@@ -495,6 +729,14 @@ int pfunct_printer_add_cu(struct pfunct_printer *p, const struct cu_model *cu,
 	return rc;
 }
 
+/* "NAME: " */
+static void put_name_colon(struct strbuf *out, const struct pfunct_printer *p,
+			   const struct pfunct_entry *e)
+{
+	strbuf_puts(out, entry_name(p, e));
+	strbuf_add(out, ": ", 2);
+}
+
 int pfunct_printer_finish(struct pfunct_printer *p, struct strbuf *out,
 			  struct d2b_error *err)
 {
@@ -507,16 +749,21 @@ int pfunct_printer_finish(struct pfunct_printer *p, struct strbuf *out,
 
 		switch (o->formatter) {
 		case PFUNCT_FMT_SIZES:
-			if (e->size)
-				strbuf_addf(out, "%s: %llu\n", entry_name(p, e),
-					    (unsigned long long)e->size);
+			if (!e->size)
+				break;
+			put_name_colon(out, p, e);
+			put_num(out, e->size, 10);
+			strbuf_putc(out, '\n');
 			break;
 		case PFUNCT_FMT_NR_PARMS:
-			strbuf_addf(out, "%s: %u\n", entry_name(p, e), e->nr_parms);
+			put_name_colon(out, p, e);
+			put_num(out, e->nr_parms, 10);
+			strbuf_putc(out, '\n');
 			break;
 		case PFUNCT_FMT_NAME_LEN:
-			strbuf_addf(out, "%s: %zu\n", entry_name(p, e),
-				    strlen(entry_name(p, e)));
+			put_name_colon(out, p, e);
+			put_num(out, strlen(entry_name(p, e)), 10);
+			strbuf_putc(out, '\n');
 			break;
 		case PFUNCT_FMT_DEFAULT:
 			if (!needs_text(o)) {
@@ -528,7 +775,9 @@ int pfunct_printer_finish(struct pfunct_printer *p, struct strbuf *out,
 			strbuf_putc(out, '\n');
 			if (o->prototypes)
 				break;
-			strbuf_addf(out, "/* definitions: %u */\n\n", e->nr_files);
+			strbuf_add(out, "/* definitions: ", 16);
+			put_num(out, e->nr_files, 10);
+			strbuf_add(out, " */\n\n", 5);
 			break;
 		}
 	}

@@ -319,6 +319,13 @@ static void test_cycles(void)
 	btf__add_typedef(b, "a", 2);
 	btf__add_typedef(b, "b", 1);
 	expect_cycle("typedef loop", b);
+	{	/* the message names both ends with their kinds */
+		uint32_t size;
+		const void *raw = btf__raw_data(b, &size);
+
+		expect_bad("typedef loop text", raw, size,
+			   "type [1] TYPEDEF is part of a reference cycle (through [2] TYPEDEF)");
+	}
 	btf__free(b);
 	/* const -> volatile -> const */
 	b = btf__new_empty();
@@ -339,6 +346,13 @@ static void test_cycles(void)
 	btf__add_func_param(b, "self", 3);
 	btf__add_ptr(b, 2);
 	expect_cycle("proto loop", b);
+	{
+		uint32_t size;
+		const void *raw = btf__raw_data(b, &size);
+
+		expect_bad("proto loop text", raw, size,
+			   "type [2] FUNC_PROTO is part of a reference cycle (through [3] PTR)");
+	}
 	btf__free(b);
 	/* an anonymous struct holding a pointer to itself */
 	b = btf__new_empty();

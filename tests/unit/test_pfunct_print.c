@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "dwarf/dw_const.h"
+#include "print/c_type.h"
 
 static int failures;
 
@@ -271,6 +272,170 @@ static char *run(const struct models *m, const struct pfunct_options *o)
 		free(got_);                                                    \
 	} while (0)
 
+/* ---- The fast prototype path against c_type_ftype ---- */
+
+/* pfunct_format_prototype() spells plain types itself (and the printer
+ * caches them per unit): it must equal c_type_ftype() on every shape. */
+static void check_fast_path(void)
+{
+	struct cu_model *cu = new_cu("fast.c", 8);
+	struct type *t_int = new_type(cu, TK_BASE, "int", NULL);
+	struct type *t_char = new_type(cu, TK_BASE, "char", NULL);
+	struct type *t_cchar = new_type(cu, TK_CONST, NULL, t_char);
+	struct type *t_pchar = new_type(cu, TK_POINTER, NULL, t_char);
+	struct type *t_cpchar = new_type(cu, TK_CONST, NULL, t_pchar);
+	struct type *t_pcpchar = new_type(cu, TK_POINTER, NULL, t_cpchar);
+	struct type *t_vol = new_type(cu, TK_VOLATILE, NULL, t_int);
+	struct type *t_restrict = new_type(cu, TK_RESTRICT, NULL, t_pchar);
+	struct type *t_arr = new_type(cu, TK_ARRAY, NULL, t_cchar);
+	struct type *t_union = new_type(cu, TK_UNION, "u", NULL);
+	struct type *t_enum = new_type(cu, TK_ENUM, "e", NULL);
+	struct type *t_anon = new_type(cu, TK_STRUCT, NULL, NULL);
+	struct type *t_long, *t_deep, *t_proto, *t_pproto;
+	char longname[300];
+	struct strbuf want = STRBUF_INIT, got = STRBUF_INIT;
+	struct function *f;
+
+	memset(longname, 'x', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	/* cut at 127 characters, inside the pointer's own text too */
+	t_long = new_type(cu, TK_POINTER, NULL,
+			  new_type(cu, TK_TYPEDEF, longname, NULL));
+	/* deeper than the fast path takes: c_type's own path */
+	t_deep = t_int;
+	for (int i = 0; i < 40; i++)
+		t_deep = new_type(cu, TK_POINTER, NULL, t_deep);
+	t_proto = new_type(cu, TK_FUNC_PROTO, NULL, t_int);
+	t_proto->proto.nr_params = 1;
+	t_proto->proto.params = arena_zalloc(&cu->arena, sizeof(struct param));
+	t_proto->proto.params[0].type = t_pchar;
+	t_proto->proto.params[0].name = "inner";
+	t_pproto = new_type(cu, TK_POINTER, NULL, t_proto);
+
+	f = add_fn(cu, 0x10, "many", t_pcpchar);
+	set_params(cu, f, 8,
+		   (const char *[]){ "a", "b", NULL, "d", "e", "f", "g", "h" },
+		   (struct type *[]){ t_vol, t_restrict, t_arr, t_union, t_enum,
+				      t_anon, NULL, t_long });
+	f = add_fn(cu, 0x20, "deep", t_deep);
+	set_params(cu, f, 1, (const char *[]){ "p" }, (struct type *[]){ t_deep });
+	f = add_fn(cu, 0x30, "cb", t_long);
+	set_params(cu, f, 2, (const char *[]){ "fn", "raw" },
+		   (struct type *[]){ t_pproto, t_proto });
+	f = add_fn(cu, 0x40, "va", NULL);
+	f->varargs = true;
+	f->own_inline_attr = DW_INL_declared_inlined;
+	set_params(cu, f, 1, (const char *[]){ "n" }, (struct type *[]){ t_int });
+	f = add_fn(cu, 0x50, "none", t_arr);
+	f->varargs = true;
+
+	for (uint32_t i = 0; i < cu->nr_functions; i++) {
+		for (int np = 0; np < 2; np++) {
+			struct c_ftype ft = c_ftype_of_function(&cu->functions[i]);
+			unsigned flags = np ? C_FT_NO_PARM_NAMES : 0;
+
+			if (cu->functions[i].own_inline_attr)
+				flags |= C_FT_INLINE;
+			strbuf_reset(&want);
+			strbuf_reset(&got);
+			c_type_ftype(&want, &ft, cu->functions[i].name, flags, 0);
+			strbuf_putc(&want, ';');
+			pfunct_format_prototype(&got, cu, &cu->functions[i], false,
+						np);
+			CHECK_STR(strbuf_str(&got), strbuf_str(&want));
+		}
+	}
+	/* The cut is real: "<127 characters> *" does not fit. */
+	strbuf_reset(&got);
+	pfunct_format_prototype(&got, cu, &cu->functions[2], false, false);
+	CHECK(!strncmp(strbuf_str(&got), longname, 127) &&
+	      strbuf_str(&got)[127] == ' ' && strbuf_str(&got)[128] == 'c',
+	      "%s", strbuf_str(&got));
+
+	/* Through the printer (with its cache), the same texts. */
+	{
+		struct pfunct_options o = { .prototypes = true };
+		struct d2b_error err = { 0 };
+		struct pfunct_printer *p = pfunct_printer_create(&o, &err);
+		struct strbuf out = STRBUF_INIT, exp = STRBUF_INIT;
+
+		for (uint32_t i = 0; i < cu->nr_functions; i++)
+			cu->functions[i].own_external = true;
+		CHECK(!pfunct_printer_add_cu(p, cu, &out, &err), "%s", err.msg);
+		/* A second unit whose type at the same address reads
+		 * differently: the first unit's spelling must not be reused
+		 * (nor are the functions kept twice: they are external). */
+		t_union->name = "v";
+		cu->functions[0].name = "many2";
+		CHECK(!pfunct_printer_add_cu(p, cu, &out, &err), "%s", err.msg);
+		CHECK(!pfunct_printer_finish(p, &out, &err), "%s", err.msg);
+		pfunct_format_prototype(&exp, cu, &cu->functions[0], false, false);
+		strbuf_putc(&exp, '\n');
+		for (uint32_t i = cu->nr_functions; i-- > 0;) {
+			if (i == 0)
+				t_union->name = "u";
+			if (i == 0)
+				cu->functions[0].name = "many";
+			pfunct_format_prototype(&exp, cu, &cu->functions[i],
+						false, false);
+			strbuf_putc(&exp, '\n');
+		}
+		CHECK_STR(strbuf_str(&out), strbuf_str(&exp));
+		CHECK(strstr(strbuf_str(&out), "many2(volatile int  a, char * restrict  b, const char , union v d") != NULL,
+		      "%s", strbuf_str(&out));
+		pfunct_printer_destroy(p);
+		strbuf_free(&out);
+		strbuf_free(&exp);
+	}
+	strbuf_free(&want);
+	strbuf_free(&got);
+	cu_model_destroy(cu);
+}
+
+/* Many names (the name table grows several times): each external name is
+ * kept once, each static one every time, and the listing is newest first. */
+static void check_many_names(void)
+{
+	enum { N = 5000 };
+	struct cu_model *cu = new_cu("many.c", 2 * N);
+	struct pfunct_options o = { .formatter = PFUNCT_FMT_NR_PARMS };
+	struct d2b_error err = { 0 };
+	struct pfunct_printer *p = pfunct_printer_create(&o, &err);
+	struct strbuf out = STRBUF_INIT;
+	char (*names)[16] = calloc(N, sizeof(*names));
+	size_t lines = 0;
+
+	for (int i = 0; i < N; i++) {
+		struct function *f;
+
+		snprintf(names[i], sizeof(names[i]), "fn_%d", i);
+		f = add_fn(cu, (uint64_t)i, names[i], NULL);
+		f->own_external = i % 2 == 0;
+	}
+	for (int i = 0; i < N; i++) {	/* the same names again */
+		struct function *f = add_fn(cu, (uint64_t)(N + i), names[i], NULL);
+
+		f->nr_params = 7;	/* tells the second copies apart */
+		f->own_external = true;
+	}
+	CHECK(!pfunct_printer_add_cu(p, cu, &out, &err), "%s", err.msg);
+	CHECK(!pfunct_printer_finish(p, &out, &err), "%s", err.msg);
+	for (const char *c = strbuf_str(&out); *c; c++)
+		lines += *c == '\n';
+	/* N first copies; the second copy of a static (odd) name is kept too */
+	CHECK(lines == N + N / 2, "%zu lines", lines);
+	CHECK(!strncmp(strbuf_str(&out), "fn_4999: 7\nfn_4997: 7\n", 22),
+	      "%.40s", strbuf_str(&out));
+	CHECK(strstr(strbuf_str(&out), "fn_4998: 0\nfn_4997: 0\n") != NULL,
+	      "even names kept once");
+	CHECK(strstr(strbuf_str(&out), "fn_4998: 7") == NULL,
+	      "external name kept twice");
+	pfunct_printer_destroy(p);
+	strbuf_free(&out);
+	free(names);
+	cu_model_destroy(cu);
+}
+
 int main(void)
 {
 	struct models m = build();
@@ -413,6 +578,8 @@ int main(void)
 
 	cu_model_destroy(m.a);
 	cu_model_destroy(m.b);
+	check_fast_path();
+	check_many_names();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
 	return failures ? 1 : 0;
