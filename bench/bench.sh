@@ -8,6 +8,9 @@
 #   load         decode every CU into the model, no output: ours -j1, -j2
 #   pahole       `pahole vmlinux > /dev/null`: ours -j1, -j2 vs pahole 1.24
 #   pahole-C     `pahole -C task_struct vmlinux`: ours vs pahole 1.24
+#   pfunct       `pfunct -F dwarf vmlinux`: ours -j1, -j2 (pfunct 1.24 takes
+#                ~10 minutes: not rerun; docs/performance.md has its time)
+#   pfunct-btf   `pfunct -F btf vmlinux` (its .BTF): ours vs pfunct 1.24
 # Each command runs RUNS times (default 3), ours and pahole alternated, under
 # /usr/bin/time; the table shows medians of wall time, CPU time (user+sys) and
 # peak RSS, and the ratio ours/pahole where both ran.
@@ -24,13 +27,14 @@ while getopts "n:b:" o; do
 	esac
 done
 shift $((OPTIND - 1))
-workloads=${*:-floor load pahole pahole-C}
+workloads=${*:-floor load pahole pahole-C pfunct pfunct-btf}
 
 corpus=$(bench/fetch-corpus.sh)
 vmlinux=$corpus/vmlinux
 d2b=$build/dwarf2btf
 [ -x "$d2b" ] || { echo "bench: build first ($d2b missing)" >&2; exit 1; }
 ref_pahole=${REF_PAHOLE:-/usr/bin/pahole}
+ref_pfunct=${REF_PFUNCT:-/usr/bin/pfunct}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -77,6 +81,12 @@ for ((i = 0; i < runs; i++)); do
 		pahole-C)
 			measure ref_pahole_c "$ref_pahole" -F dwarf -C task_struct "$vmlinux"
 			measure pahole_c "$d2b" pahole -C task_struct "$vmlinux" ;;
+		pfunct)
+			measure pfunct1 "$d2b" pfunct -F dwarf -j1 "$vmlinux"
+			measure pfunct2 "$d2b" pfunct -F dwarf -j2 "$vmlinux" ;;
+		pfunct-btf)
+			measure ref_pfunct_btf "$ref_pfunct" -F btf "$vmlinux"
+			measure pfunct_btf "$d2b" pfunct -F btf "$vmlinux" ;;
 		*)
 			echo "bench: unknown workload $w" >&2; exit 2 ;;
 		esac
@@ -97,6 +107,12 @@ for w in $workloads; do
 	pahole-C)
 		row "pahole 1.24 -C task_struct" ref_pahole_c
 		row "ours pahole -C task_struct" pahole_c ref_pahole_c ;;
+	pfunct)
+		row "ours pfunct -F dwarf vmlinux -j1" pfunct1
+		row "ours pfunct -F dwarf vmlinux -j2" pfunct2 ;;
+	pfunct-btf)
+		row "pfunct 1.24 -F btf vmlinux" ref_pfunct_btf
+		row "ours pfunct -F btf vmlinux" pfunct_btf ref_pfunct_btf ;;
 	esac
 done
 

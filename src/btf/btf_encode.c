@@ -931,12 +931,7 @@ static int produce(void *arg, size_t item, void **result, struct d2b_error *err)
 	if (!frag)
 		return -1;
 	/* this unit's DWARF is read: its pages need not stay in our RSS */
-	{
-		const struct dw_unit *u = &fe->df->units[unit];
-
-		elf_file_release_range(fe->ctx->elf, fe->df->sec[u->section].data + u->offset,
-				       u->end - u->offset);
-	}
+	dw_file_release_unit(fe->df, &fe->df->units[unit]);
 	if (!frag->excluded && !fe->opts->no_prededup &&
 	    btf_keys_compute(&frag->raw, &frag->raw.keys)) {
 		btf_fragment_destroy(frag);

@@ -95,6 +95,7 @@ struct dw_file {
 	struct dw_sig_entry *sigs;
 	size_t nr_sigs;
 	uint16_t machine;	/* EM_* of the ELF */
+	const struct elf_file *elf;	/* the file, which outlives this */
 };
 
 /* Load the debug sections of EF and index their units. Fails when the file
@@ -103,6 +104,10 @@ struct dw_file {
  * files, split DWARF skeletons without their .dwo). */
 int dw_file_init(struct dw_file *df, struct elf_file *ef, struct d2b_error *err);
 void dw_file_deinit(struct dw_file *df);
+
+/* Unit U has been decoded: its mapped pages need not stay in the RSS
+ * (elf_file_release_range: they are read again if touched). */
+void dw_file_release_unit(const struct dw_file *df, const struct dw_unit *u);
 
 /* Unit containing section offset OFF of section SEC, or NULL. */
 const struct dw_unit *dw_file_unit_at(const struct dw_file *df, int sec,

@@ -50,6 +50,9 @@ static int cu_stream_consume(void *ctx, size_t item, void *result,
 	int rc = s->consume(s->ctx, cu, err);
 
 	cu_model_destroy(cu);
+	/* the model's names may point into the unit (DW_FORM_string): its
+	 * pages go only once the consumer is done with it */
+	dw_file_release_unit(s->df, &s->df->units[cu_stream_unit(s, item)]);
 	return rc ? -1 : 0;
 }
 
