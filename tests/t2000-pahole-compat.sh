@@ -64,6 +64,15 @@ if [ "${1:-}" = --one ]; then
 		"$ref.err" >"$tmp/ref.err"
 	xf=$(listed "$D2B_SRC/tests/compat/pahole.xfail" "$*")
 	td=$(listed "$D2B_SRC/tests/compat/pahole.todo" "$*")
+	# P4 (docs/compat.md): pahole prints nothing for an rvalue reference
+	# type; gcc declares every class's implicit move constructor and
+	# assignment, so in C++ fixtures a parameter "T &&" is compared as
+	# pahole's empty one (members of such types: cxx_rvalue, in the xfail)
+	case $name in
+	*cxx*)
+		sed -E 's/(, )[^,()]*&&([,)])/\1\2/g; s/(, )[^,()]*&&([,)])/\1\2/g' \
+			"$tmp/our.out" >"$tmp/our.p4" && mv "$tmp/our.p4" "$tmp/our.out" ;;
+	esac
 	if cmp -s "$ref.out" "$tmp/our.out" && cmp -s "$tmp/ref.err" "$tmp/our.err"; then
 		if [ -n "$xf" ]; then
 			echo "XPASS: $name [$*] (remove $xf from tests/compat/pahole.xfail)"

@@ -100,8 +100,9 @@ static void name_into(struct strbuf *sb, const struct type *t, size_t bufsize,
 		ptr_name(sb, t, "&", bufsize, depth);
 		break;
 	case TK_RVALUE_REFERENCE:
-		/* pahole 1.24's __tag__name has no case for it: the default
-		 * prints the (absent) name of the reference itself, "" */
+		/* pahole (1.24 and upstream) has no case for it and prints
+		 * nothing: a wrong fact, not copied (P4, docs/compat.md) */
+		ptr_name(sb, t, "&&", bufsize, depth);
 		break;
 	case TK_PTR_TO_MEMBER: {
 		const struct type *c = t->ptr_to_member.containing;
