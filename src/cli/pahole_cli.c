@@ -114,7 +114,8 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 		return -1;
 	}
 	copts.threads = threads;
-	copts.load.skip_functions = true;
+	/* -C finds types defined inside functions too */
+	copts.load.skip_functions = !so->class_names;
 	copts.load.skip_locations = true;
 	copts.load.skip_line_files = true;
 	rc = cli_input_run(&in, &copts, consume, &r, err);

@@ -532,6 +532,7 @@
 #define DW_LANG_Fortran08                        0x0023
 #define DW_LANG_RenderScript                     0x0024
 #define DW_LANG_BLISS                            0x0025
+#define DW_LANG_C17                              0x002c
 #define DW_LANG_Mips_Assembler                   0x8001
 
 /* DW_ATE_* */

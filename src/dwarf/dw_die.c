@@ -193,10 +193,11 @@ int dw_cursor_attrs(struct dw_cursor *c, struct dw_attr *out, size_t max,
 	return n;
 }
 
-void dw_cursor_attrs_done(struct dw_cursor *c, const uint8_t *after)
+void dw_cursor_attrs_done(struct dw_cursor *c, const uint8_t *after, uint64_t sibling)
 {
 	c->pos = after;
 	c->last_attrs_skipped = true;
+	c->last_sibling = sibling;
 }
 
 int dw_die_attr(const struct dw_cu *cu, const struct dw_die *die,

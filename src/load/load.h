@@ -15,7 +15,10 @@
 #include "load/model.h"
 
 struct load_options {
-	bool skip_functions;	/* types only (pahole without function needs) */
+	/* Types only: a C unit's functions are not recorded and their
+	 * subtrees are skipped (DW_AT_sibling), with the types defined inside
+	 * them: for pahole's listing, which shows unit-level types only. */
+	bool skip_functions;
 	bool skip_locations;	/* do not summarise parameter locations */
 	bool skip_line_files;	/* do not read the line table for decl_file */
 };

@@ -266,7 +266,7 @@ enum attr_slot {
 	AS_DECL_LINE, AS_LANGUAGE, AS_STMT_LIST, AS_COUNT, AS_UPPER_BOUND,
 	AS_CONST_VALUE, AS_LOCATION, AS_DECLARATION, AS_EXTERNAL, AS_PROTOTYPED,
 	AS_INLINE, AS_CALLING_CONVENTION, AS_ACCESSIBILITY, AS_VIRTUALITY,
-	AS_VTABLE_ELEM, AS_SIGNATURE,
+	AS_VTABLE_ELEM, AS_SIGNATURE, AS_SIBLING,
 	AS_SKIP_FIXED,		/* op.size bytes of unwanted attributes */
 	AS_SKIP_VAR,		/* one unwanted attribute of variable size */
 };
@@ -305,6 +305,7 @@ static const uint8_t attr_slots[256] = {
 	[DW_AT_virtuality] = AS_VIRTUALITY,
 	[DW_AT_vtable_elem_location] = AS_VTABLE_ELEM,
 	[DW_AT_signature] = AS_SIGNATURE,
+	[DW_AT_sibling] = AS_SIBLING,	/* for the cursor: skipping a subtree */
 };
 
 struct attr_op {
@@ -373,6 +374,7 @@ static int read_die(struct loader *l, const struct dw_die *die, struct die_info 
 	const struct abbrev_plan *plan = l->plans[ab->index];
 	const uint8_t *p = die->attrs, *end = l->cur.end;
 	struct dw_attr attr, *a = &attr;
+	uint64_t sibling = 0;
 
 	if (!plan && !(plan = build_plan(l, ab)))
 		return oom(l);
@@ -562,6 +564,10 @@ static int read_die(struct loader *l, const struct dw_die *die, struct die_info 
 			attr_udata(a, &v);
 			di->virtuality = (uint8_t)v;
 			break;
+		case AS_SIBLING:
+			if (a->cls == DW_CLS_REF && !l->off_tag)
+				sibling = a->u;
+			break;
 		case AS_VTABLE_ELEM:
 			/* DW_OP_constu N: the slot in the vtable */
 			if (a->cls == DW_CLS_BLOCK)
@@ -571,8 +577,14 @@ static int read_die(struct loader *l, const struct dw_die *die, struct die_info 
 			break;
 		}
 	}
-	dw_cursor_attrs_done(&l->cur, p);
+	dw_cursor_attrs_done(&l->cur, p, sibling);
 	return 0;
+}
+
+static bool lang_is_c(uint16_t lang)
+{
+	return lang == DW_LANG_C89 || lang == DW_LANG_C || lang == DW_LANG_C99 ||
+	       lang == DW_LANG_C11 || lang == DW_LANG_C17;
 }
 
 static struct scope *push_scope(struct loader *l, const struct dw_die *die, uint8_t kind)
@@ -1243,6 +1255,11 @@ composite:
 		/* importing: only methods, for their classes */
 		if (l->importing && !(parent && parent->kind == SCOPE_COMPOSITE))
 			return 0;	/* its subtree is skipped */
+		/* not wanted: a C unit's functions (C++ classes need the
+		 * definitions of their methods), subtree and all */
+		if (l->opts->skip_functions && lang_is_c(l->cu->language) &&
+		    parent && parent->kind == SCOPE_UNIT)
+			return 0;
 		return handle_function(l, die, &di, false);
 
 	case DW_TAG_inlined_subroutine:
