@@ -9,21 +9,9 @@
 
 #include <bpf/btf.h>
 
+#include "check.h"
 #include "btf/btf_features.h"
 #include "btf/btf_funcs.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, \
-				__LINE__, #cond);                              \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fprintf(stderr, "\n");                                 \
-			failures++;                                            \
-		}                                                              \
-	} while (0)
 
 static void test_features(void)
 {

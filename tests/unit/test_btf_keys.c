@@ -14,21 +14,9 @@
 #include <bpf/btf.h>
 #include <linux/btf.h>
 
+#include "check.h"
 #include "btf/btf_keys.h"
 #include "btf/btf_raw.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, \
-				__LINE__, #cond);                              \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fprintf(stderr, "\n");                                 \
-			failures++;                                            \
-		}                                                              \
-	} while (0)
 
 static bool key_eq(const struct btf_key *a, const struct btf_key *b)
 {

@@ -13,21 +13,10 @@
 #include <bpf/btf.h>
 #include <linux/btf.h>
 
+#include "check.h"
 #include "btf/btf_diff.h"
 #include "btf/btf_load.h"
 #include "dwarf/dw_const.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                     \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                        \
-			fputc('\n', stderr);                                 \
-			failures++;                                          \
-		}                                                            \
-	} while (0)
 
 #define STREQ(a, b) ((a) && (b) && !strcmp((a), (b)))
 

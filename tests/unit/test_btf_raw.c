@@ -12,21 +12,9 @@
 
 #include <bpf/btf.h>
 
+#include "check.h"
 #include "btf/btf_raw.h"
 #include "btf/btf_strtab.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, \
-				__LINE__, #cond);                              \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fprintf(stderr, "\n");                                 \
-			failures++;                                            \
-		}                                                              \
-	} while (0)
 
 /* ---- strtab ---- */
 

@@ -12,22 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "dwarf/dw_const.h"
 #include "dwarf/dwarf.h"
 #include "elf/elf_file.h"
 #include "load/load.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                     \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                        \
-			fputc('\n', stderr);                                 \
-			failures++;                                          \
-		}                                                            \
-	} while (0)
 
 static const char source[] =
 	"struct Pt { int x, y; };\n"

@@ -12,6 +12,7 @@
  *
  * The expected texts are pfunct 1.24's output on that program.
  */
+#include "check.h"
 #include "print/pfunct_print.h"
 
 #include <stdio.h>
@@ -20,19 +21,6 @@
 
 #include "dwarf/dw_const.h"
 #include "print/c_type.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, \
-				__LINE__, #cond);                              \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fputc('\n', stderr);                                   \
-			failures++;                                            \
-		}                                                              \
-	} while (0)
 
 #define CHECK_STR(got, want)                                                   \
 	CHECK(!strcmp((got), (want)), "\n--- got ---\n%s\n--- want ---\n%s",  \

@@ -8,6 +8,7 @@
  * -DD2B_SANITIZE=thread and =address (results are heap objects, so a result
  * neither consumed nor discarded shows up as a leak).
  */
+#include "check.h"
 #include "pipeline/cu_stream.h"
 #include "pipeline/pool.h"
 
@@ -19,19 +20,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, \
-				__LINE__, #cond);                              \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fputc('\n', stderr);                                   \
-			failures++;                                            \
-		}                                                              \
-	} while (0)
 
 #define NONE SIZE_MAX
 #define RESULT_MAGIC 0x5eedf00dcafe1234ull
