@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "fixture_load.h"
 #include "dwarf/dwarf.h"
 #include "elf/elf_file.h"
 #include "load/load.h"
@@ -191,41 +192,14 @@ int main(void)
 	for (int c = 0; c < 2; c++)
 		for (int o = 0; o < 2; o++)
 			for (int d = 0; d < 2; d++) {
-				struct d2b_error err = { 0 };
-				struct elf_file *ef;
-				struct dw_file df;
 				char what[96];
 
 				snprintf(bin, sizeof(bin), "%s/fx-%s%s%s", dir, compilers[c], opts[o], dwarfs[d]);
 				snprintf(cmd, sizeof(cmd), "%s %s %s -g -o %s %s 2>/dev/null",
 					 compilers[c], opts[o], dwarfs[d], bin, src);
-				if (system(cmd)) {
-					fprintf(stderr, "skip: %s failed\n", cmd);
-					continue;
-				}
-				built++;
 				snprintf(what, sizeof(what), "%s %s %s", compilers[c], opts[o], dwarfs[d]);
-				ef = elf_file_open(bin, &err);
-				CHECK(ef, "%s: open: %s", what, err.msg);
-				if (!ef)
-					continue;
-				CHECK(dw_file_init(&df, ef, &err) == 0, "%s: dw_file_init: %s", what, err.msg);
-				if (!err.set) {
-					bool seen = false;
-					for (size_t u = 0; u < df.nr_units; u++) {
-						struct cu_model *cu = load_cu(&df, u, NULL, &err);
-						CHECK(cu, "%s: load_cu: %s", what, err.msg);
-						if (cu && cu->name && strstr(cu->name, "load_fixture.c")) {
-							seen = true;
-							check_model(what, cu, c == 1);
-						}
-						cu_model_destroy(cu);
-					}
-					CHECK(seen, "%s: fixture CU not found", what);
-					dw_file_deinit(&df);
-				}
-				elf_file_close(ef);
-				unlink(bin);
+				built += fixture_load_check(cmd, bin, what, "load_fixture.c", check_model,
+							    c == 1);
 			}
 	unlink(src);
 	rmdir(dir);

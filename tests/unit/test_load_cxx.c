@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "fixture_load.h"
 #include "dwarf/dw_const.h"
 #include "dwarf/dwarf.h"
 #include "elf/elf_file.h"
@@ -163,43 +164,14 @@ int main(void)
 	for (int c = 0; c < 2; c++)
 		for (int d = 0; d < 2; d++)
 			for (int t = 0; t < 2; t++) {
-				struct d2b_error err = { 0 };
-				struct elf_file *ef;
-				struct dw_file df;
 				char what[128];
 
 				snprintf(bin, sizeof(bin), "%s/fx-%s%s%d", dir, compilers[c], dwarfs[d], t);
 				snprintf(cmd, sizeof(cmd), "%s -O0 %s %s -g -o %s %s 2>/dev/null",
 					 compilers[c], dwarfs[d], tus[t], bin, src);
-				if (system(cmd)) {
-					fprintf(stderr, "skip: %s failed\n", cmd);
-					continue;
-				}
-				built++;
 				snprintf(what, sizeof(what), "%s %s %s", compilers[c], dwarfs[d], tus[t]);
-				ef = elf_file_open(bin, &err);
-				CHECK(ef, "%s: open: %s", what, err.msg);
-				if (!ef)
-					continue;
-				CHECK(dw_file_init(&df, ef, &err) == 0, "%s: dw_file_init: %s", what, err.msg);
-				if (!err.set) {
-					bool seen = false;
-
-					for (size_t u = 0; u < df.nr_units; u++) {
-						struct cu_model *cu = load_cu(&df, u, NULL, &err);
-
-						CHECK(cu, "%s: load_cu: %s", what, err.msg);
-						if (cu && cu->name && strstr(cu->name, "load_fixture.cc")) {
-							seen = true;
-							check_classes(what, cu, c == 1);
-						}
-						cu_model_destroy(cu);
-					}
-					CHECK(seen, "%s: fixture CU not found", what);
-					dw_file_deinit(&df);
-				}
-				elf_file_close(ef);
-				unlink(bin);
+				built += fixture_load_check(cmd, bin, what, "load_fixture.cc",
+							    check_classes, c == 1);
 			}
 	unlink(src);
 	rmdir(dir);
