@@ -16,6 +16,7 @@
 #include <linux/btf.h>
 
 #include "btf/btf_raw.h"
+#include "btf/btf_wire.h"
 
 /* ---- a 128-bit hash: two 64-bit lanes ----
  *
@@ -110,40 +111,6 @@ static uint64_t str_hash64(const char *s, size_t n)
 		h_add(&h, v);
 	}
 	return h.a ^ (h.b << 1);
-}
-
-uint32_t btf_record_words(const uint32_t *w)
-{
-	uint32_t info = w[1], vlen = info & 0xffff;
-
-	switch ((info >> 24) & 0x1f) {
-	case BTF_KIND_INT:
-	case BTF_KIND_VAR:
-	case BTF_KIND_DECL_TAG:
-		return 4;
-	case BTF_KIND_PTR:
-	case BTF_KIND_FWD:
-	case BTF_KIND_TYPEDEF:
-	case BTF_KIND_VOLATILE:
-	case BTF_KIND_CONST:
-	case BTF_KIND_RESTRICT:
-	case BTF_KIND_FUNC:
-	case BTF_KIND_FLOAT:
-	case BTF_KIND_TYPE_TAG:
-		return 3;
-	case BTF_KIND_ARRAY:
-		return 6;
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION:
-	case BTF_KIND_DATASEC:
-	case BTF_KIND_ENUM64:
-		return 3 + 3 * vlen;
-	case BTF_KIND_ENUM:
-	case BTF_KIND_FUNC_PROTO:
-		return 3 + 2 * vlen;
-	default:
-		return 0;
-	}
 }
 
 static bool never_keyed(const uint32_t *w)

@@ -37,10 +37,6 @@ struct btf_key {
 	uint64_t lo, hi;	/* both 0: no key (the type is kept) */
 };
 
-/* Words of the record at W (BTF wire format, host order), or 0 if its kind
- * is unknown. */
-uint32_t btf_record_words(const uint32_t *w);
-
 /* The keys of R's types, indexed by local id (entry 0 unused), in *KEYS
  * (malloc'd, the caller frees). Returns 0, or -1 when out of memory. A
  * fragment whose records cannot be walked (which the builder never makes)

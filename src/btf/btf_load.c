@@ -26,6 +26,7 @@
 #include <bpf/btf.h>
 #include <linux/btf.h>
 
+#include "btf/btf_wire.h"
 #include "dwarf/dw_const.h"
 #include "elf/elf_file.h"
 
@@ -223,39 +224,6 @@ static const char *kind_name(unsigned kind)
 	return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
 }
 
-/* Bytes following the 12-byte record of a type of this kind and vlen, or
- * -1 for an unknown kind. */
-static long extra_size(unsigned kind, uint32_t vlen)
-{
-	switch (kind) {
-	case BTF_KIND_INT:
-	case BTF_KIND_VAR:
-	case BTF_KIND_DECL_TAG:
-		return 4;
-	case BTF_KIND_ARRAY:
-		return 12;
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION:
-	case BTF_KIND_ENUM64:
-	case BTF_KIND_DATASEC:
-		return 12L * vlen;
-	case BTF_KIND_ENUM:
-	case BTF_KIND_FUNC_PROTO:
-		return 8L * vlen;
-	case BTF_KIND_PTR:
-	case BTF_KIND_FWD:
-	case BTF_KIND_TYPEDEF:
-	case BTF_KIND_VOLATILE:
-	case BTF_KIND_CONST:
-	case BTF_KIND_RESTRICT:
-	case BTF_KIND_FUNC:
-	case BTF_KIND_FLOAT:
-	case BTF_KIND_TYPE_TAG:
-		return 0;
-	}
-	return -1;
-}
-
 static int check_header(struct raw_check *c)
 {
 	uint16_t magic;
@@ -353,7 +321,7 @@ static int check_records(struct raw_check *c)
 		info = rd32(c, pos + 4);
 		kind = (info >> 24) & 0x1f;
 		vlen = info & 0xffff;
-		extra = extra_size(kind, vlen);
+		extra = btf_wire_extra_size(kind, vlen);
 		if (extra < 0 || kind == BTF_KIND_UNKN)
 			return d2b_error_at(c->err, c->path, BTF_SECTION, pos,
 					    "type [%u]: unknown kind %u",

@@ -12,6 +12,8 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "btf/btf_wire.h"
+
 #define MAX_TYPE_ID 0x7fffffff	/* libbpf's BTF_MAX_NR_TYPES */
 #define HDR_WORDS (sizeof(struct btf_header) / 4)
 
