@@ -20,7 +20,7 @@ struct load_options {
 	 * them: for pahole's listing, which shows unit-level types only. */
 	bool skip_functions;
 	bool skip_locations;	/* do not summarise parameter locations */
-	bool skip_line_files;	/* do not read the line table for decl_file */
+	bool skip_line_files;	/* no line table, no decl_file/decl_line */
 };
 
 /* Returns the unit's model, or NULL with err set. */

@@ -333,6 +333,12 @@ static const struct abbrev_plan *build_plan(struct loader *l, const struct dw_ab
 			       aa->name == DW_AT_MIPS_linkage_name ? AS_LINKAGE_NAME : AS_SKIP;
 		int size;
 
+		/* without the line table, decl_file names nothing, and only
+		 * pfunct -l (which reads it) prints decl_line: two fewer ops
+		 * for nearly every DIE */
+		if (l->opts->skip_line_files && (slot == AS_DECL_FILE || slot == AS_DECL_LINE))
+			slot = AS_SKIP;
+
 		if (slot != AS_SKIP) {
 			plan->ops[n++] = (struct attr_op){ slot, aa->form, aa->implicit_const };
 			continue;
