@@ -29,17 +29,29 @@ static int unit_error(const struct dw_file *df, int sec, uint64_t off,
 			    "bad unit header: %s", what);
 }
 
+/* The longest unit header: 64-bit length (12), version (2), unit type and
+ * address size (2), abbreviation offset (8), signature (8), type offset (8). */
+#define UNIT_HEADER_MAX 40
+
 /* Parse the unit header at OFF of section SEC into U. */
 static int parse_unit_header(const struct dw_file *df, int sec, uint64_t off,
 			     struct dw_unit *u, struct d2b_error *err)
 {
 	const struct dw_section *s = &df->sec[sec];
-	const uint8_t *p = s->data + off, *end = s->data + s->size, *unit_end;
+	/* The header is read into HDR (by pread when the section is mapped:
+	 * touching the mapping would fault in ~64 KiB around each of the
+	 * vmlinux's 2,172 headers); offsets below are relative to it. */
+	uint8_t hdr[UNIT_HEADER_MAX];
+	size_t avail = s->size - off, n = avail < sizeof(hdr) ? avail : sizeof(hdr);
+	const uint8_t *p = hdr, *end = hdr + n, *unit_end;
 	uint32_t len32;
 	uint64_t len, abbrev_off;
 	uint16_t version;
 	uint8_t unit_type, addr_size;
 
+	if (df->elf ? elf_file_read(df->elf, s->data + off, hdr, n) : (memcpy(hdr, s->data + off, n), 0))
+		return d2b_error_at(err, df->path, section_names[sec], off,
+				    "cannot read the unit header");
 	memset(u, 0, sizeof(*u));
 	u->offset = off;
 	u->section = (uint8_t)sec;
@@ -55,12 +67,13 @@ static int parse_unit_header(const struct dw_file *df, int sec, uint64_t off,
 		len = len32;
 		u->offset_size = 4;
 	}
-	if (len > (uint64_t)(end - p))
+	if (len > (uint64_t)(avail - (size_t)(p - hdr)))
 		return d2b_error_at(err, df->path, section_names[sec], off,
 				    "unit length 0x%llx runs past the end of the section (0x%zx bytes)",
 				    (unsigned long long)len, s->size);
-	unit_end = p + len;
-	u->end = (uint64_t)(unit_end - s->data);
+	u->end = off + (uint64_t)(p - hdr) + len;
+	/* the header's fields must lie within both the unit and HDR */
+	unit_end = len < (uint64_t)(end - p) ? p + len : end;
 	if (!rd_u16(&p, unit_end, &version))
 		return unit_error(df, sec, off, err, "truncated version");
 	if (version < 2 || version > 5)
@@ -114,23 +127,16 @@ static int parse_unit_header(const struct dw_file *df, int sec, uint64_t off,
 		return d2b_error_at(err, df->path, section_names[sec], off,
 				    "unknown unit type 0x%x", unit_type);
 	}
-	u->first_die = (uint64_t)(p - s->data);
+	u->first_die = off + (uint64_t)(p - hdr);
 	if (u->first_die >= u->end)
 		return unit_error(df, sec, off, err, "unit has no DIEs");
 	return 0;
 }
 
-/* Reading one header per unit faults in ~64 KiB around each (the Debian
- * vmlinux: 2,172 units, 100+ MB of RSS for a pahole -C that then reads one
- * unit). So the pages read are let go every RELEASE_EVERY bytes; nothing
- * is lost: they are read again when touched. */
-#define RELEASE_EVERY (8u << 20)
-
-static int index_units(struct dw_file *df, const struct elf_file *ef, int sec, size_t *cap,
-		       struct d2b_error *err)
+static int index_units(struct dw_file *df, int sec, size_t *cap, struct d2b_error *err)
 {
 	const struct dw_section *s = &df->sec[sec];
-	uint64_t off = 0, released = 0;
+	uint64_t off = 0;
 
 	if (!s->data)
 		return 0;
@@ -150,11 +156,6 @@ static int index_units(struct dw_file *df, const struct elf_file *ef, int sec, s
 		u.index = (uint32_t)df->nr_units;
 		df->units[df->nr_units++] = u;
 		off = u.end;
-		if (off - released >= RELEASE_EVERY || off >= s->size) {
-			elf_file_release_range(ef, s->data + released,
-					       (off < s->size ? off : s->size) - released);
-			released = off;
-		}
 	}
 	return 0;
 }
@@ -235,10 +236,10 @@ int dw_file_init(struct dw_file *df, struct elf_file *ef, struct d2b_error *err)
 		d2b_error_set(err, "%s: .debug_abbrev section missing", df->path);
 		goto fail;
 	}
-	if (index_units(df, ef, DW_SEC_INFO, &cap, err))
+	if (index_units(df, DW_SEC_INFO, &cap, err))
 		goto fail;
 	df->nr_info_units = df->nr_units;
-	if (index_units(df, ef, DW_SEC_TYPES, &cap, err) || index_signatures(df, err))
+	if (index_units(df, DW_SEC_TYPES, &cap, err) || index_signatures(df, err))
 		goto fail;
 	return 0;
 fail:

@@ -243,7 +243,7 @@ static int read_sections(struct elf_file *ef, size_t ours, struct d2b_error *err
 }
 
 static struct elf_file *open_image(const char *path, const uint8_t *image,
-				   size_t size, void *map,
+				   size_t size, void *map, int fd,
 				   struct d2b_error *err)
 {
 	struct elf_file *ef = calloc(1, sizeof(*ef));
@@ -253,12 +253,15 @@ static struct elf_file *open_image(const char *path, const uint8_t *image,
 	if (!ef) {
 		if (map)
 			munmap(map, size);
+		if (fd >= 0)
+			close(fd);
 		d2b_error_oom(err);
 		return NULL;
 	}
 	ef->image = image;
 	ef->size = size;
 	ef->map = map;
+	ef->fd = fd;
 	ef->path = strdup(path ? path : "<memory>");
 	if (!ef->path) {
 		d2b_error_oom(err);
@@ -326,12 +329,12 @@ struct elf_file *elf_file_open(const char *path, struct d2b_error *err)
 		return NULL;
 	}
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
 	if (map == MAP_FAILED) {
 		d2b_error_set(err, "%s: mmap: %s", path, strerror(errno));
+		close(fd);
 		return NULL;
 	}
-	return open_image(path, map, (size_t)st.st_size, map, err);
+	return open_image(path, map, (size_t)st.st_size, map, fd, err);
 }
 
 struct elf_file *elf_file_open_memory(const char *path, const void *image,
@@ -341,7 +344,7 @@ struct elf_file *elf_file_open_memory(const char *path, const void *image,
 		d2b_error_set(err, "%s: no image", path ? path : "<memory>");
 		return NULL;
 	}
-	return open_image(path, image, size, NULL, err);
+	return open_image(path, image, size, NULL, -1, err);
 }
 
 void elf_file_close(struct elf_file *ef)
@@ -357,8 +360,31 @@ void elf_file_close(struct elf_file *ef)
 		elf_end(ef->elf);
 	if (ef->map)
 		munmap(ef->map, ef->size);
+	if (ef->map && ef->fd >= 0)
+		close(ef->fd);
 	free(ef->path);
 	free(ef);
+}
+
+int elf_file_read(const struct elf_file *ef, const void *p, void *buf, size_t n)
+{
+	uintptr_t map = (uintptr_t)ef->map, a = (uintptr_t)p;
+	size_t done = 0;
+
+	if (!ef->map || ef->fd < 0 || a < map || n > ef->size || a - map > ef->size - n) {
+		memcpy(buf, p, n);
+		return 0;
+	}
+	while (done < n) {
+		ssize_t r = pread(ef->fd, (char *)buf + done, n - done, (off_t)(a - map + done));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		done += (size_t)r;
+	}
+	return 0;
 }
 
 /* ---- accessors ---------------------------------------------------------- */

@@ -86,6 +86,14 @@ void elf_file_release_pages(const struct elf_file *ef);
  */
 void elf_file_release_range(const struct elf_file *ef, const void *p, size_t len);
 
+/*
+ * Copy N bytes at P (inside a section's data) to BUF. Bytes in the file's
+ * mapping are read with pread, not through the mapping: a few bytes here
+ * and there (unit headers) would otherwise fault in ~64 KiB around each.
+ * Returns 0, or -1 when the file cannot be read (errno set).
+ */
+int elf_file_read(const struct elf_file *ef, const void *p, void *buf, size_t n);
+
 /* Section by header index (contents not loaded), or NULL. */
 const struct elf_section *elf_file_section_at(const struct elf_file *ef,
 					      size_t index);

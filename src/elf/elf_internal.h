@@ -40,6 +40,7 @@ struct elf_file {
 	const uint8_t *image;
 	size_t size;
 	void *map;		/* our mmap of the file, or NULL for memory */
+	int fd;			/* the file, for elf_file_read; -1 for memory */
 	Elf *elf;
 	uint16_t machine, type;
 	bool is64, le;
