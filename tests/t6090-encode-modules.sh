@@ -43,6 +43,11 @@ for m in nfs tcp_bbr virtio_net; do
 	"$D2B_BUILD/pahole" -j2 --btf_gen_floats --lang_exclude=rust --verbose \
 		--btf_base="$vmlinux" --btf_encode_detached="$tmp/$m.ours" "$ko" >"$tmp/$m.log" 2>&1 ||
 		{ cat "$tmp/$m.log" >&2; fail "$m: encoding failed"; continue; }
+	# the merge's pre-dedup changes no byte of split BTF either
+	"$D2B" encode -j1 --no_prededup --btf_gen_floats --lang_exclude=rust \
+		--btf_base="$vmlinux" --btf_encode_detached="$tmp/$m.all" "$ko" ||
+		{ fail "$m: encoding with --no_prededup failed"; continue; }
+	cmp -s "$tmp/$m.ours" "$tmp/$m.all" || fail "$m: the pre-dedup changed the split BTF"
 	bpftool -B "$tmp/vmlinux.btf" btf dump file "$tmp/$m.ours" >"$tmp/$m.dump" 2>&1 ||
 		{ head -3 "$tmp/$m.dump" >&2; fail "$m: bpftool rejects our split BTF"; continue; }
 	first=$(sed -n '1s/^\[\([0-9]*\)\].*/\1/p' "$tmp/$m.dump")
