@@ -6,11 +6,18 @@
  * Each unit of a kernel repeats the types of the headers it includes: the
  * Debian vmlinux gives 3.4 M types before dedup for 95 k after. A type's key
  * is a 128-bit hash of everything reachable from it: its record (strings by
- * content, not by their local refs) and, recursively, the keys of the types
- * it refers to. Two types with the same key are (but for a hash collision,
- * about 2^-100 for a kernel) identical graphs, so dropping the later one and
- * pointing its users at the earlier changes nothing libbpf's dedup would
- * decide: it would have made the earlier one canonical for both.
+ * a 64-bit hash of their content, not by their local refs) and, recursively,
+ * the keys of the types it refers to; the merge compares 96 bits of it. Two
+ * types with the same key are identical graphs but for a hash collision: of
+ * two strings in the same place of otherwise identical records (some pair
+ * of a kernel's ~10^6 strings collides in 64 bits with odds of ~2^-25 a
+ * build, and then only matters if they sit so), or of two keys in 96 bits
+ * (~2^-56). The hashes are not seeded: DWARF crafted to collide could merge
+ * two types, which libbpf would not. So dropping the later one and pointing
+ * its users at the earlier changes nothing libbpf's dedup would decide: it
+ * would have made the earlier one canonical for both (if libbpf would have
+ * failed to merge two exact repeats, we merge them: t6030/t6040 show no
+ * such case on the fixtures and the Debian vmlinux).
  *
  * Types that refer to each other (a struct and a pointer to it) form a
  * strongly connected component; its members are hashed together from a

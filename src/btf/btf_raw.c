@@ -677,7 +677,8 @@ static int copy_kept(struct btf_merge *m, const struct btf_raw *r,
 
 			/* the intern probes miss the cache: hint ahead (the
 			 * hashes are known, the worker computed them) */
-			if (f + STR_PREFETCH < r->nr_fix && (r->fix[f + STR_PREFETCH] & 1)) {
+			if (f + STR_PREFETCH < r->nr_fix && (r->fix[f + STR_PREFETCH] & 1) &&
+			    (r->fix[f + STR_PREFETCH] >> 1) < r->len) {
 				uint32_t ref = r->words[r->fix[f + STR_PREFETCH] >> 1];
 
 				if (ref && ref <= r->strs.nr && m->map[ref] == MAP_UNSET)
@@ -692,6 +693,9 @@ static int copy_kept(struct btf_merge *m, const struct btf_raw *r,
 					return -1;
 				dst[at] = (uint32_t)off;
 			} else {
+				if (!dst[at] || dst[at] > r->nr_types)
+					return d2b_error_set(err, "BTF fragment record %u refers to type %u of %u",
+							     id, dst[at], r->nr_types);
 				dst[at] = m->tmap[dst[at]] - b->first_id + 1;
 			}
 		}
@@ -702,6 +706,9 @@ static int copy_kept(struct btf_merge *m, const struct btf_raw *r,
 		}
 		w += len;
 	}
+	if (w != r->len || f != r->nr_fix)
+		return d2b_error_set(err, "BTF fragment has %zu words and %zu fix-ups past its records",
+				     r->len - w, r->nr_fix - f);
 	return 0;
 }
 

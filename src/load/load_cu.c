@@ -52,7 +52,9 @@ _Static_assert(sizeof(struct die_info) >= 128, "die_info_clear() writes 128 byte
  * read_die's time, for every DIE. */
 static inline void die_info_clear(struct die_info *di)
 {
-	typedef uint64_t v2u64 __attribute__((vector_size(16)));
+	/* may_alias: these stores clear fields of other types (without it
+	 * GCC may keep a field's old value across the clear) */
+	typedef uint64_t v2u64 __attribute__((vector_size(16), may_alias));
 	v2u64 *q = (v2u64 *)(void *)di;
 	const v2u64 z = { 0, 0 };
 
