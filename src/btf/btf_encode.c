@@ -191,6 +191,13 @@ static uint32_t ref(const struct cu_enc *e, const struct type *t)
 
 static int lib_err(struct cu_enc *e, const struct type *t, const char *what, int rc)
 {
+	if (rc == -E2BIG)
+		return d2b_error_set(e->err, "%s: CU '%s': DIE 0x%llx: %s '%s' does not fit in BTF "
+				     "(more than 65535 members, values or parameters, or a value "
+				     "out of range)",
+				     elf_file_path(e->ctx->elf), e->cu->name ? e->cu->name : "?",
+				     t ? (unsigned long long)t->die_offset : 0ull, what,
+				     t && t->name ? t->name : "(anon)");
 	return d2b_error_set(e->err, "%s: CU '%s': DIE 0x%llx: cannot add %s '%s' to BTF (libbpf error %d)",
 			     elf_file_path(e->ctx->elf), e->cu->name ? e->cu->name : "?",
 			     t ? (unsigned long long)t->die_offset : 0ull, what,

@@ -136,13 +136,22 @@ static int commit(struct btf_raw *r, size_t n)
 	return (int)++r->nr_types;
 }
 
-/* A member record of N words was appended to the last type: count it. */
+/* A member record of N words was appended to the last type: count it
+ * (callers checked last_full()). */
 static void grow_last(struct btf_raw *r, size_t n, bool kflag)
 {
 	uint32_t *info = &r->words[r->last + 1];
 
 	*info = info_of(kind_of(*info), vlen_of(*info) + 1, kflag || kflag_of(*info));
 	r->len += n;
+}
+
+/* The last type has 65535 entries, all a record's vlen holds: one more
+ * would carry into the kind (libbpf 1.1 lets it: pahole 1.24 then writes an
+ * enum of 65537 values as one of 1). -E2BIG instead. */
+static bool last_full(const struct btf_raw *r)
+{
+	return vlen_of(r->words[r->last + 1]) == 0xffff;
 }
 
 static bool last_is(const struct btf_raw *r, uint32_t kind)
@@ -285,6 +294,8 @@ int btf_raw_add_field(struct btf_raw *r, const char *name, int type_id,
 		return -EINVAL;
 	if (type_id < 0)
 		return -EINVAL;
+	if (last_full(r))
+		return -E2BIG;
 	is_bitfield = bit_size || (bit_offset % 8 != 0);
 	if (is_bitfield && (bit_size == 0 || bit_size > 255 || bit_offset > 0xffffff))
 		return -EINVAL;
@@ -308,7 +319,7 @@ int btf_raw_add_enum_value(struct btf_raw *r, const char *name, int64_t value)
 		return -EINVAL;
 	if (!name || !name[0])
 		return -EINVAL;
-	if (value < INT32_MIN || value > UINT32_MAX)
+	if (value < INT32_MIN || value > UINT32_MAX || last_full(r))
 		return -E2BIG;
 	if (!room(r, 2) || put_str(r, 0, name))
 		return -ENOMEM;
@@ -329,6 +340,8 @@ int btf_raw_add_enum64_value(struct btf_raw *r, const char *name, uint64_t value
 		return -EINVAL;
 	if (!name || !name[0])
 		return -EINVAL;
+	if (last_full(r))
+		return -E2BIG;
 	if (!room(r, 3) || put_str(r, 0, name))
 		return -ENOMEM;
 	r->words[r->len + 1] = (uint32_t)value;
@@ -363,6 +376,8 @@ int btf_raw_add_func_param(struct btf_raw *r, const char *name, int type_id)
 		return -EINVAL;
 	if (!last_is(r, BTF_KIND_FUNC_PROTO))
 		return -EINVAL;
+	if (last_full(r))
+		return -E2BIG;
 	if (!room(r, 2) || put_str(r, 0, name) || put_id(r, 1, (uint32_t)type_id))
 		return -ENOMEM;
 	grow_last(r, 2, false);

@@ -414,9 +414,42 @@ static void test_empty(void)
 	btf__free(btf);
 }
 
+/* A record's vlen holds 65535 entries: the next one is -E2BIG (libbpf 1.1
+ * let it carry into the kind bits), for enums, structs and prototypes. */
+static void test_vlen_limit(void)
+{
+	struct btf_raw r;
+	char name[16];
+	int rc = 0;
+
+	CHECK(btf_raw_init(&r) == 0, "init");
+	CHECK(btf_raw_add_enum(&r, "big", 4) == 1, "enum");
+	for (int i = 0; i < 65535 && !rc; i++) {
+		snprintf(name, sizeof(name), "E%d", i);
+		rc = btf_raw_add_enum_value(&r, name, i);
+	}
+	CHECK(rc == 0, "65535 values: %d", rc);
+	CHECK(btf_raw_add_enum_value(&r, "E65535", 65535) == -E2BIG, "65536th value");
+	CHECK(btf_raw_add_int(&r, "int", 4, BTF_INT_SIGNED) == 2, "int");
+	CHECK(btf_raw_add_struct(&r, "s", 4) == 3, "struct");
+	for (int i = 0; i < 65535 && !rc; i++) {
+		snprintf(name, sizeof(name), "m%d", i);
+		rc = btf_raw_add_field(&r, name, 2, 0, 0);
+	}
+	CHECK(rc == 0, "65535 members: %d", rc);
+	CHECK(btf_raw_add_field(&r, "m65535", 2, 0, 0) == -E2BIG, "65536th member");
+	CHECK(btf_raw_add_func_proto(&r, 2) == 4, "proto");
+	for (int i = 0; i < 65535 && !rc; i++)
+		rc = btf_raw_add_func_param(&r, "", 2);
+	CHECK(rc == 0, "65535 params: %d", rc);
+	CHECK(btf_raw_add_func_param(&r, "", 2) == -E2BIG, "65536th parameter");
+	btf_raw_deinit(&r);
+}
+
 int main(void)
 {
 	test_strtab();
+	test_vlen_limit();
 	test_merge();
 	test_empty();
 	if (failures) {
