@@ -23,4 +23,15 @@ static int failures;
 		}                                                              \
 	} while (0)
 
+/* main()'s end: "ok" and 0, or the number of failures and 1. */
+static inline int check_done(void)
+{
+	if (failures) {
+		fprintf(stderr, "%d failure(s)\n", failures);
+		return 1;
+	}
+	printf("ok\n");
+	return 0;
+}
+
 #endif

@@ -168,10 +168,5 @@ int main(void)
 	test_keys();
 	test_unkeyed();
 	test_merge();
-	if (failures) {
-		fprintf(stderr, "%d failure(s)\n", failures);
-		return 1;
-	}
-	printf("ok\n");
-	return 0;
+	return check_done();
 }

@@ -452,10 +452,5 @@ int main(void)
 	test_vlen_limit();
 	test_merge();
 	test_empty();
-	if (failures) {
-		fprintf(stderr, "%d failure(s)\n", failures);
-		return 1;
-	}
-	printf("ok\n");
-	return 0;
+	return check_done();
 }
