@@ -18,41 +18,9 @@
 #include "print/pfunct_print.h"
 #include "util/strbuf.h"
 
+#include "fuzz_common.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void options_from(uint8_t b, struct pahole_select_opts *so,
-			 struct pfunct_options *po)
-{
-	memset(so, 0, sizeof(*so));
-	memset(po, 0, sizeof(*po));
-	so->mode = (b & 1) ? PAHOLE_SIZES : PAHOLE_LAYOUT;
-	so->print.expand_types = b & 2;
-	so->print.hex = b & 4;
-	so->print.rel_offset = b & 8;
-	so->print.suppress_packed = b & 16;
-	so->print.suppress_aligned = b & 16;
-	so->print.cacheline_size = (b & 32) ? 32 : 0;
-	if ((b & 0xc0) == 0xc0)
-		so->class_names = "pair,list,node,s,u,foo,task_struct";
-
-	po->formatter = (enum pfunct_formatter)((b >> 1) & 3);
-	po->prototypes = b & 8;
-	po->verbose = b & 16;
-	po->decl_info = b & 32;
-	po->no_parm_names = b & 1;
-	po->externals_only = (b & 0xc0) == 0x40;
-	po->cc_inlined = (b & 0xc0) == 0x80;
-	if ((b & 0xc0) == 0xc0)
-		po->function = "main";
-}
-
-/* Messages are one line, NUL-terminated inside their buffer. */
-static void check_error(const struct d2b_error *err)
-{
-	if (err->set && (memchr(err->msg, 0, sizeof(err->msg)) == NULL ||
-			 strchr(err->msg, '\n')))
-		__builtin_trap();
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -67,13 +35,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 2)
 		return 0;
-	options_from(data[0], &so, &po);
+	fuzz_options_from(data[0], "pair,list,node,s,u,foo,task_struct", &so, &po);
 	/* The loader copies the bytes: the input stays const. */
 	h = btf_handle_open_memory("fuzz.btf", data + 1, size - 1, NULL, &err);
 	if (!h) {
 		if (!err.set)
 			__builtin_trap();	/* failure must say why */
-		check_error(&err);
+		fuzz_check_error(&err);
 		return 0;
 	}
 	if (err.set)
@@ -94,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	pfunct_printer_finish(pf, &out, &err);
 out:
-	check_error(&err);
+	fuzz_check_error(&err);
 	pfunct_printer_destroy(pf);
 	pahole_select_destroy(sel);
 	strbuf_free(&out);

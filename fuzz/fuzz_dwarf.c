@@ -18,33 +18,9 @@
 #include "print/pfunct_print.h"
 #include "util/strbuf.h"
 
+#include "fuzz_common.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void options_from(uint8_t b, struct pahole_select_opts *so,
-			 struct pfunct_options *po)
-{
-	memset(so, 0, sizeof(*so));
-	memset(po, 0, sizeof(*po));
-	so->mode = (b & 1) ? PAHOLE_SIZES : PAHOLE_LAYOUT;
-	so->print.expand_types = b & 2;
-	so->print.hex = b & 4;
-	so->print.rel_offset = b & 8;
-	so->print.suppress_packed = b & 16;
-	so->print.suppress_aligned = b & 16;
-	so->print.cacheline_size = (b & 32) ? 32 : 0;
-	if ((b & 0xc0) == 0xc0)
-		so->class_names = "pair,list,node,s,u,foo";
-
-	po->formatter = (enum pfunct_formatter)((b >> 1) & 3);
-	po->prototypes = b & 8;
-	po->verbose = b & 16;
-	po->decl_info = b & 32;
-	po->no_parm_names = b & 1;
-	po->externals_only = (b & 0xc0) == 0x40;
-	po->cc_inlined = (b & 0xc0) == 0x80;
-	if ((b & 0xc0) == 0xc0)
-		po->function = "main";
-}
 
 static bool compile_unit(const struct dw_unit *u)
 {
@@ -72,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!copy)
 		return 0;
 	memcpy(copy, data, size);
-	options_from(data[size - 1], &so, &po);
+	fuzz_options_from(data[size - 1], "pair,list,node,s,u,foo", &so, &po);
 
 	ef = elf_file_open_memory("fuzz.o", copy, size, &err);
 	if (!ef)

@@ -19,14 +19,9 @@
 #include "dwarf/dwarf.h"
 #include "elf/elf_file.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz_common.h"
 
-static void check_error(const struct d2b_error *err)
-{
-	if (err->set && (memchr(err->msg, 0, sizeof(err->msg)) == NULL ||
-			 strchr(err->msg, '\n')))
-		__builtin_trap();
-}
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -67,11 +62,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			__builtin_trap();
 		h = btf_handle_open_memory("encoded.btf", raw, raw_size, NULL,
 					   &lerr);
-		check_error(&lerr);
+		fuzz_check_error(&lerr);
 		btf_handle_close(h);
 		btf__free(btf);
 	}
-	check_error(&err);
+	fuzz_check_error(&err);
 	dw_file_deinit(&df);
 out_close:
 	elf_file_close(ef);
