@@ -121,6 +121,20 @@ _d2b_build() {
 	mv -f "$tmp" "$out"
 }
 
+# d2b_cached_ref OUT LIMIT CMD...: the path OUT, after running CMD (stdout
+# to OUT, at most LIMIT seconds) when OUT is missing or empty: the oracles'
+# outputs on the kernel corpus are cached beside it, keyed by their version.
+# Returns 1 (and caches nothing) when CMD fails.
+d2b_cached_ref() {
+	local out=$1 limit=$2
+	shift 2
+	if [ ! -s "$out" ]; then
+		timeout "$limit" "$@" >"$out.tmp.$$" 2>/dev/null || { rm -f "$out.tmp.$$"; return 1; }
+		mv -f "$out.tmp.$$" "$out"
+	fi
+	echo "$out"
+}
+
 d2b_fixtures() {
 	local filter=${1:-*}
 	local fixdir="$D2B_SRC/tests/fixtures"

@@ -33,13 +33,8 @@ ref() {
 	local f=$1; shift
 	local key; key=$(basename "$f").pahole-$ver-dwarf
 	[ $# -gt 0 ] && key="$key.$(printf "%s" "$*" | tr -c 'A-Za-z0-9_,=-' '_')"
-	local out=$refdir/$key.txt
-	if [ ! -f "$out" ]; then
-		"$ORACLE" -F dwarf "$@" "$f" >"$out.tmp.$$" 2>/dev/null ||
-			{ rm -f "$out.tmp.$$"; d2b_fail "pahole $* $f failed"; }
-		mv -f "$out.tmp.$$" "$out"
-	fi
-	echo "$out"
+	d2b_cached_ref "$refdir/$key.txt" 1800 "$ORACLE" -F dwarf "$@" "$f" ||
+		d2b_fail "pahole $* $f failed"
 }
 
 # compare FILE [OPTS...]: ours with OPTS and $JOBS (not given to pahole,

@@ -18,13 +18,8 @@ ref() {
 	shift
 	local tag
 	tag=$(printf '%s' "$*" | tr -c 'A-Za-z0-9_-' '_')
-	local out="$refdir/$(basename "$file").pfunct-$ver-dwarf.$tag.txt"
-	if [ ! -s "$out" ]; then
-		timeout 1800 pfunct -F dwarf "$@" "$file" > "$out.tmp.$$" 2>/dev/null ||
-			{ rm -f "$out.tmp.$$"; d2b_fail "pfunct 1.24 $* $file failed"; }
-		mv "$out.tmp.$$" "$out"
-	fi
-	echo "$out"
+	d2b_cached_ref "$refdir/$(basename "$file").pfunct-$ver-dwarf.$tag.txt" 1800 \
+		pfunct -F dwarf "$@" "$file" || d2b_fail "pfunct 1.24 $* $file failed"
 }
 
 fails=0

@@ -16,13 +16,8 @@ v=$corpus/vmlinux
 ref() { # OPTS...: path of pfunct 1.24's cached -F btf output on vmlinux
 	local tag
 	tag=$(printf '%s' "$*" | tr -c 'A-Za-z0-9_-' '_')
-	local out="$refdir/vmlinux.pfunct-$ver-btf.$tag.txt"
-	if [ ! -s "$out" ]; then
-		timeout 600 pfunct -F btf "$@" "$v" > "$out.tmp.$$" 2>/dev/null ||
-			{ rm -f "$out.tmp.$$"; d2b_fail "pfunct 1.24 -F btf $*"; }
-		mv "$out.tmp.$$" "$out"
-	fi
-	echo "$out"
+	d2b_cached_ref "$refdir/vmlinux.pfunct-$ver-btf.$tag.txt" 600 pfunct -F btf "$@" "$v" ||
+		d2b_fail "pfunct 1.24 -F btf $*"
 }
 
 fails=0
