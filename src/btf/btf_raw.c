@@ -627,9 +627,9 @@ static int kslots_grow(struct btf_merge *m)
 	return 0;
 }
 
-/* The final id of the type with key K, or 0; else records ID for K when
- * ID is not 0. */
-static uint32_t kslots_find(const struct btf_merge *m, const struct btf_key *k)
+/* The final id of the type with key K if one was added; else 0, and K is
+ * recorded for ID (one probe either way; the table has room). */
+static uint32_t kslots_find_or_put(struct btf_merge *m, const struct btf_key *k, uint32_t id)
 {
 	size_t j = k->lo & m->kmask;
 
@@ -638,19 +638,11 @@ static uint32_t kslots_find(const struct btf_merge *m, const struct btf_key *k)
 			return m->kslots[j].id;
 		j = (j + 1) & m->kmask;
 	}
-	return 0;
-}
-
-static void kslots_put(struct btf_merge *m, const struct btf_key *k, uint32_t id)
-{
-	size_t j = k->lo & m->kmask;
-
-	while (m->kslots[j].id)
-		j = (j + 1) & m->kmask;
 	m->kslots[j].lo = k->lo;
 	m->kslots[j].hi = (uint32_t)k->hi;
 	m->kslots[j].id = id;
 	m->knr++;
+	return 0;
 }
 
 static int grow_u32(uint32_t **p, size_t *cap, size_t want)
@@ -769,13 +761,12 @@ int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error
 			m->tmap[id] = next++;
 			continue;
 		}
-		found = kslots_find(m, k);
+		found = kslots_find_or_put(m, k, next);
 		if (found) {
 			m->tmap[id] = found;
 			m->nr_dropped++;
 			continue;
 		}
-		kslots_put(m, k, next);
 		m->tmap[id] = next++;
 	}
 	return copy_kept(m, r, b, err);
