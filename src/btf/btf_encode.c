@@ -3,6 +3,7 @@
  * The BTF encoder: one CU's model into a fragment (in a worker), fragments
  * merged in CU order, then functions, DATASECs and dedup. See btf_encode.h.
  */
+#define _GNU_SOURCE		/* qsort_r */
 #include "btf/btf_encode.h"
 
 #include <ctype.h>
@@ -50,6 +51,81 @@ static void vlog(const struct btf_encode_ctx *ctx, const char *fmt, ...)
 
 /* ---- context ---- */
 
+/* qsort_r comparators over indexes into the symbol table; ties by index,
+ * so a search finds the first match in table order, as a scan would. */
+static int obj_value_cmp(const void *a, const void *b, void *arg)
+{
+	const struct elf_symbol *syms = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (syms[x].value != syms[y].value)
+		return syms[x].value < syms[y].value ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static int obj_name_cmp(const void *a, const void *b, void *arg)
+{
+	const struct elf_symbol *syms = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(syms[x].name, syms[y].name);
+
+	if (c)
+		return c;
+	return x < y ? -1 : x > y;
+}
+
+static int index_objects(struct btf_encode_ctx *ctx)
+{
+	size_t n = 0;
+
+	for (long i = 0; i < ctx->nr_syms; i++)
+		n += ctx->syms[i].type == STT_OBJECT;
+	ctx->obj_by_value = malloc((n ? n : 1) * sizeof(*ctx->obj_by_value));
+	ctx->obj_by_name = malloc((n ? n : 1) * sizeof(*ctx->obj_by_name));
+	if (!ctx->obj_by_value || !ctx->obj_by_name)
+		return -1;
+	n = 0;
+	for (long i = 0; i < ctx->nr_syms && i <= UINT32_MAX; i++)
+		if (ctx->syms[i].type == STT_OBJECT)
+			ctx->obj_by_value[n] = ctx->obj_by_name[n] = (uint32_t)i, n++;
+	ctx->nr_obj = n;
+	qsort_r(ctx->obj_by_value, n, sizeof(uint32_t), obj_value_cmp, (void *)ctx->syms);
+	qsort_r(ctx->obj_by_name, n, sizeof(uint32_t), obj_name_cmp, (void *)ctx->syms);
+	return 0;
+}
+
+/* The first position in IDX (sorted by value) whose symbol's value >= ADDR. */
+static size_t obj_lower_bound_value(const struct btf_encode_ctx *ctx, uint64_t addr)
+{
+	size_t lo = 0, hi = ctx->nr_obj;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ctx->syms[ctx->obj_by_value[mid]].value < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first position in obj_by_name whose symbol's name is >= NAME. */
+static size_t obj_lower_bound_name(const struct btf_encode_ctx *ctx, const char *name)
+{
+	size_t lo = 0, hi = ctx->nr_obj;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(ctx->syms[ctx->obj_by_name[mid]].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int btf_encode_ctx_init(struct btf_encode_ctx *ctx, struct elf_file *ef,
 			const struct btf_encode_options *opts, struct d2b_error *err)
 {
@@ -72,6 +148,10 @@ int btf_encode_ctx_init(struct btf_encode_ctx *ctx, struct elf_file *ef,
 		ctx->syms = NULL;
 	} else if (btf_elf_funcs_init(&ctx->funcs, ef, f->decl_tag_kfuncs && f->decl_tag, err)) {
 		return -1;
+	}
+	if (index_objects(ctx)) {
+		btf_encode_ctx_deinit(ctx);
+		return d2b_error_oom(err);
 	}
 	ctx->sections = calloc(n ? n : 1, sizeof(*ctx->sections));
 	if (!ctx->sections) {
@@ -100,6 +180,9 @@ int btf_encode_ctx_init(struct btf_encode_ctx *ctx, struct elf_file *ef,
 void btf_encode_ctx_deinit(struct btf_encode_ctx *ctx)
 {
 	btf_elf_funcs_deinit(&ctx->funcs);
+	free(ctx->obj_by_value);
+	free(ctx->obj_by_name);
+	ctx->obj_by_value = ctx->obj_by_name = NULL;
 	free(ctx->sections);
 	ctx->sections = NULL;
 	ctx->nr_sections = 0;
@@ -738,11 +821,15 @@ static uint64_t type_size(const struct type *t, unsigned addr_size, int depth)
 static size_t section_of(const struct btf_encode_ctx *ctx, const char *name, uint64_t addr)
 {
 	if (elf_file_type(ctx->elf) == ET_REL) {
-		for (long i = 0; name && i < ctx->nr_syms; i++) {
-			const struct elf_symbol *s = &ctx->syms[i];
+		/* the first object symbol in table order with this value and
+		 * name in a real section */
+		for (size_t i = name ? obj_lower_bound_value(ctx, addr) : ctx->nr_obj;
+		     i < ctx->nr_obj; i++) {
+			const struct elf_symbol *s = &ctx->syms[ctx->obj_by_value[i]];
 
-			if (s->type == STT_OBJECT && s->value == addr && s->shndx > 0 &&
-			    s->shndx < ctx->nr_sections && !strcmp(s->name, name))
+			if (s->value != addr)
+				break;
+			if (s->shndx > 0 && s->shndx < ctx->nr_sections && !strcmp(s->name, name))
 				return s->shndx;
 		}
 		return 0;
@@ -760,10 +847,12 @@ static size_t section_of(const struct btf_encode_ctx *ctx, const char *name, uin
 
 static bool symbol_in_section(const struct btf_encode_ctx *ctx, const char *name, size_t shndx)
 {
-	for (long i = 0; i < ctx->nr_syms; i++) {
-		const struct elf_symbol *s = &ctx->syms[i];
+	for (size_t i = obj_lower_bound_name(ctx, name); i < ctx->nr_obj; i++) {
+		const struct elf_symbol *s = &ctx->syms[ctx->obj_by_name[i]];
 
-		if (s->shndx == shndx && s->type == STT_OBJECT && !strcmp(s->name, name))
+		if (strcmp(s->name, name))
+			break;
+		if (s->shndx == shndx)
 			return true;
 	}
 	return false;

@@ -97,6 +97,11 @@ struct btf_encode_ctx {
 	size_t nr_sections;
 	const struct elf_symbol *syms;
 	long nr_syms;
+	/* The STT_OBJECT symbols, as indexes into syms: by (value, index) and
+	 * by (name, index), so a variable's symbol is a binary search, not a
+	 * scan of the table (a module has ~10^4 symbols and ~10^3 variables) */
+	uint32_t *obj_by_value, *obj_by_name;
+	size_t nr_obj;
 	bool verbose;
 	btf_log_fn log;
 	void *log_ctx;
