@@ -237,7 +237,7 @@ void btf_elf_funcs_deinit(struct btf_elf_funcs *t)
 long btf_elf_funcs_find(const struct btf_elf_funcs *t, const char *name)
 {
 	size_t len;
-	uint32_t h;
+	uint64_t h;
 
 	if (!t->index) {
 		size_t lo = 0, hi = t->nr;

@@ -3,7 +3,7 @@
  * Structural keys of a fragment's types (see btf_keys.h).
  *
  * The type graph: node i is local type i, its edges the type-id words of
- * its record in word order (r->fix says which words those are). Tarjan's
+ * its record in word order (the kind says which words those are). Tarjan's
  * algorithm yields the strongly connected components children first, so
  * every edge that leaves a component points at types whose keys are done.
  */
@@ -94,25 +94,6 @@ static int key_cmp(const struct btf_key *x, const struct btf_key *y)
 	return 0;
 }
 
-static uint64_t str_hash64(const char *s, size_t n)
-{
-	struct h128 h;
-	size_t i = 0;
-	uint64_t v;
-
-	h_init(&h, n);
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&v, s + i, 8);
-		h_add(&h, v);
-	}
-	if (i < n) {
-		v = 0;
-		memcpy(&v, s + i, n - i);
-		h_add(&h, v);
-	}
-	return h.a ^ (h.b << 1);
-}
-
 static bool never_keyed(const uint32_t *w)
 {
 	uint32_t kind = (w[1] >> 24) & 0x1f;
@@ -121,13 +102,9 @@ static bool never_keyed(const uint32_t *w)
 	return kind == BTF_KIND_VAR || kind == BTF_KIND_FUNC || kind == BTF_KIND_DATASEC;
 }
 
-/* Marks a type-id word in a record's own hash (ids are < 2^31). */
-#define EDGE_MARK 0xffffffffu
-
 struct keys_work {
 	const struct btf_raw *r;
 	uint32_t n;			/* types */
-	uint32_t *off;			/* record start word, by id (n + 2) */
 	uint32_t *ebeg;			/* first edge of id, CSR (n + 2) */
 	uint32_t *edges;		/* child ids */
 	struct btf_key *own;		/* each record alone, strings by content */
@@ -144,75 +121,148 @@ struct keys_work {
 	struct weak_member *weak;	/* the component's members */
 };
 
-/* Offsets, edges and each record's own hash. False when the records or
- * the fix-ups do not walk as the builder writes them. */
-static bool walk_records(struct keys_work *k, const uint64_t *str_h)
+/* A record's walk: its edges appended, its own hash built. */
+struct rec_walk {
+	struct keys_work *k;
+	uint32_t id;
+	size_t nr_edges;
+	bool ok;
+};
+
+/* The content hash of local string ref REF (the fragment's own: 64 bits,
+ * equal for equal strings; 0 for ""). */
+static inline uint64_t str_of(struct rec_walk *rw, uint32_t ref)
+{
+	const struct btf_raw *r = rw->k->r;
+
+	if (!ref)
+		return 0;
+	if (ref > r->strs.nr) {
+		rw->ok = false;
+		return 0;
+	}
+	return r->strs.ents[ref - 1].hash;
+}
+
+/* Type id word V: an edge when not void; 1 for the own hash when it is one
+ * (the edge's target enters the key through the edge list, in order). */
+static inline uint64_t edge_of(struct rec_walk *rw, uint32_t v)
+{
+	if (!v)
+		return 0;
+	if (v > rw->k->n)
+		rw->k->bad[rw->id] = true;
+	else
+		rw->k->edges[rw->nr_edges++] = v;
+	return 1;
+}
+
+/*
+ * Edges and each record's own hash. The kind says which words are strings,
+ * type ids and plain values (as the builder writes them: btf_raw.c); every
+ * word goes into the hash, strings by content, type ids as "an edge here"
+ * (bit 0 of a packed value). False when a record does not walk (an unknown
+ * kind, a string ref out of range, records past the end).
+ */
+static bool walk_records(struct keys_work *k)
 {
 	const struct btf_raw *r = k->r;
-	size_t w = 0, f = 0, nr_edges = 0;
+	struct rec_walk rw = { .k = k, .ok = true };
+	size_t w = 0;
 
 	for (uint32_t id = 1; id <= k->n; id++) {
-		uint32_t len;
+		const uint32_t *p = r->words + w;
+		uint32_t len, kind, vlen;
 		struct h128 h;
 
 		if (w + 3 > r->len)
 			return false;
-		len = btf_record_words(r->words + w);
+		len = btf_record_words(p);
 		if (!len || w + len > r->len)
 			return false;
-		k->off[id] = (uint32_t)w;
-		k->ebeg[id] = (uint32_t)nr_edges;
-		k->bad[id] = never_keyed(r->words + w);
-		h_init(&h, len);
-		/* Two plain words a mix, packed into 64 bits; a string's hash or
-		 * an edge mark on their own. Which words are strings or edges
-		 * (not fixed by the kind: an empty name or a void type id has
-		 * no fix-up) goes into the hash too, as a bit mask per 64 words,
-		 * so the packing reads one way only. */
-		uint64_t mask = 0;
+		kind = (p[1] >> 24) & 0x1f;
+		vlen = p[1] & 0xffff;
+		rw.id = id;
+		k->ebeg[id] = (uint32_t)rw.nr_edges;
+		k->bad[id] = never_keyed(p);
+		h_init(&h, p[1]);
+		h_add(&h, str_of(&rw, p[0]));
+		switch (kind) {
+		case BTF_KIND_PTR:
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_CONST:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_FUNC:
+		case BTF_KIND_TYPE_TAG:
+			h_add(&h, edge_of(&rw, p[2]));
+			break;
+		case BTF_KIND_VAR:
+		case BTF_KIND_DECL_TAG:
+			h_add(&h, edge_of(&rw, p[2]) | (uint64_t)p[3] << 32);
+			break;
+		case BTF_KIND_INT:
+			h_add(&h, p[2] | (uint64_t)p[3] << 32);
+			break;
+		case BTF_KIND_ARRAY: {
+			uint64_t e = edge_of(&rw, p[3]);
 
-		for (uint32_t i = 0; i < len; i++) {
-			uint32_t word = r->words[w + i];
-			uint64_t v;
-
-			if (i && !(i & 63)) {
-				h_add(&h, mask);
-				mask = 0;
-			}
-			if (f < r->nr_fix && (r->fix[f] >> 1) < w + i)
-				return false;	/* not in word order */
-			if (f < r->nr_fix && (r->fix[f] >> 1) == w + i) {
-				if (r->fix[f] & 1) {
-					if (word > r->strs.nr)
-						return false;
-					v = word ? str_h[word] : 0;
-				} else {
-					v = EDGE_MARK;
-					if (!word || word > k->n)
-						k->bad[id] = true;
-					else
-						k->edges[nr_edges++] = word;
-				}
-				f++;
-				mask |= (uint64_t)1 << (i & 63);
-				h_add(&h, v);
-				continue;
-			}
-			v = word;
-			if (i + 1 < len && ((i + 1) & 63) &&
-			    !(f < r->nr_fix && (r->fix[f] >> 1) == w + i + 1)) {
-				v |= (uint64_t)r->words[w + i + 1] << 32;
-				i++;
-			}
-			h_add(&h, v);
+			e |= edge_of(&rw, p[4]) << 1;
+			h_add(&h, p[2] | e << 32);
+			h_add(&h, p[5]);
+			break;
 		}
-		h_add(&h, mask);
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+			h_add(&h, p[2]);
+			for (uint32_t i = 0; i < vlen; i++) {
+				const uint32_t *m = p + 3 + 3 * i;
+
+				h_add(&h, str_of(&rw, m[0]));
+				h_add(&h, edge_of(&rw, m[1]) | (uint64_t)m[2] << 32);
+			}
+			break;
+		case BTF_KIND_ENUM:
+			h_add(&h, p[2]);
+			for (uint32_t i = 0; i < vlen; i++) {
+				h_add(&h, str_of(&rw, p[3 + 2 * i]));
+				h_add(&h, p[4 + 2 * i]);
+			}
+			break;
+		case BTF_KIND_ENUM64:
+			h_add(&h, p[2]);
+			for (uint32_t i = 0; i < vlen; i++) {
+				const uint32_t *v = p + 3 + 3 * i;
+
+				h_add(&h, str_of(&rw, v[0]));
+				h_add(&h, v[1] | (uint64_t)v[2] << 32);
+			}
+			break;
+		case BTF_KIND_FUNC_PROTO:
+			h_add(&h, edge_of(&rw, p[2]));
+			for (uint32_t i = 0; i < vlen; i++) {
+				h_add(&h, str_of(&rw, p[3 + 2 * i]));
+				h_add(&h, edge_of(&rw, p[4 + 2 * i]));
+			}
+			break;
+		case BTF_KIND_DATASEC:
+			h_add(&h, p[2]);
+			for (uint32_t i = 0; i < vlen; i++) {
+				const uint32_t *v = p + 3 + 3 * i;
+
+				h_add(&h, edge_of(&rw, v[0]) | (uint64_t)v[1] << 32);
+				h_add(&h, v[2]);
+			}
+			break;
+		default:	/* FWD, FLOAT: the size (FWD: 0) */
+			h_add(&h, p[2]);
+			break;
+		}
 		k->own[id] = h_raw(&h);
 		w += len;
 	}
-	k->off[k->n + 1] = (uint32_t)w;
-	k->ebeg[k->n + 1] = (uint32_t)nr_edges;
-	return w == r->len && f == r->nr_fix;
+	k->ebeg[k->n + 1] = (uint32_t)rw.nr_edges;
+	return rw.ok && w == r->len;
 }
 
 struct weak_member {
@@ -436,13 +486,11 @@ int btf_keys_compute(const struct btf_raw *r, struct btf_key **keys)
 {
 	struct keys_work k = { .r = r, .n = r->nr_types };
 	size_t n2 = (size_t)k.n + 2;
-	uint64_t *str_h = malloc((r->strs.nr + 1) * sizeof(*str_h));
 	int rc = -1;
 
 	*keys = NULL;
-	k.off = malloc(n2 * sizeof(*k.off));
 	k.ebeg = malloc(n2 * sizeof(*k.ebeg));
-	k.edges = malloc((r->nr_fix + 1) * sizeof(*k.edges));
+	k.edges = malloc((r->len + 1) * sizeof(*k.edges));	/* an edge is a word */
 	k.own = malloc(n2 * sizeof(*k.own));
 	k.keys = calloc(n2, sizeof(*k.keys));
 	k.bad = calloc(n2, sizeof(*k.bad));
@@ -455,15 +503,12 @@ int btf_keys_compute(const struct btf_raw *r, struct btf_key **keys)
 	k.order = malloc(n2 * sizeof(*k.order));
 	k.pos = malloc(n2 * sizeof(*k.pos));
 	k.weak = malloc(n2 * sizeof(*k.weak));
-	if (!str_h || !k.off || !k.ebeg || !k.edges || !k.own || !k.keys || !k.bad ||
+	if (!k.ebeg || !k.edges || !k.own || !k.keys || !k.bad ||
 	    !k.index || !k.low || !k.comp || !k.stack || !k.call || !k.call_edge ||
 	    !k.order || !k.pos || !k.weak)
 		goto out;
 	memset(k.pos, 0xff, n2 * sizeof(*k.pos));
-	str_h[0] = 0;
-	for (size_t i = 0; i < r->strs.nr; i++)
-		str_h[i + 1] = str_hash64(r->strs.data + r->strs.ents[i].off, r->strs.ents[i].len);
-	if (walk_records(&k, str_h))
+	if (walk_records(&k))
 		components(&k);
 	else
 		memset(k.keys, 0, n2 * sizeof(*k.keys));
@@ -471,8 +516,6 @@ int btf_keys_compute(const struct btf_raw *r, struct btf_key **keys)
 	k.keys = NULL;
 	rc = 0;
 out:
-	free(str_h);
-	free(k.off);
 	free(k.ebeg);
 	free(k.edges);
 	free(k.own);

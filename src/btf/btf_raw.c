@@ -58,7 +58,7 @@ void btf_raw_deinit(struct btf_raw *r)
 
 int btf_raw_str(struct btf_raw *r, const char *s, uint32_t *ref)
 {
-	uint32_t h;
+	uint64_t h;
 	size_t len;
 	long e;
 

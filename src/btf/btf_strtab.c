@@ -9,7 +9,7 @@
 
 #define MIN_SLOTS 64u
 
-uint32_t btf_str_hash(const char *s, size_t *len)
+uint64_t btf_str_hash(const char *s, size_t *len)
 {
 	const uint64_t k = 0x9e3779b97f4a7c15ull;
 	size_t n = strlen(s), i = 0;
@@ -29,7 +29,7 @@ uint32_t btf_str_hash(const char *s, size_t *len)
 	h *= 0xbf58476d1ce4e5b9ull;
 	h ^= h >> 29;
 	*len = n;
-	return (uint32_t)h;
+	return h;
 }
 
 static int grow_data(struct btf_strtab *t, size_t add)
@@ -73,9 +73,11 @@ void btf_strtab_deinit(struct btf_strtab *t)
 	memset(t, 0, sizeof(*t));
 }
 
-long btf_strtab_find(const struct btf_strtab *t, const char *s, size_t len, uint32_t hash,
+long btf_strtab_find(const struct btf_strtab *t, const char *s, size_t len, uint64_t hash64,
 		     uint32_t *off)
 {
+	uint32_t hash = (uint32_t)hash64;
+
 	for (size_t i = hash & t->mask;; i = (i + 1) & t->mask) {
 		const struct btf_strtab_slot *sl = &t->slots[i];
 
@@ -130,7 +132,7 @@ static int grow_ents(struct btf_strtab *t)
 }
 
 /* Index entry OFF (known absent) under HASH. */
-static long insert(struct btf_strtab *t, uint32_t off, size_t len, uint32_t hash)
+static long insert(struct btf_strtab *t, uint32_t off, size_t len, uint64_t hash)
 {
 	size_t i;
 
@@ -142,13 +144,13 @@ static long insert(struct btf_strtab *t, uint32_t off, size_t len, uint32_t hash
 		;
 	t->ents[t->nr] = (struct btf_strtab_ent){ .off = off, .len = (uint32_t)len, .hash = hash };
 	t->slots[i] = (struct btf_strtab_slot){
-		.hash = hash, .ent = (uint32_t)t->nr + 1, .off = off, .len = (uint32_t)len,
+		.hash = (uint32_t)hash, .ent = (uint32_t)t->nr + 1, .off = off, .len = (uint32_t)len,
 	};
 	t->nr++;
 	return (long)t->nr - 1;
 }
 
-long btf_strtab_add(struct btf_strtab *t, const char *s, size_t len, uint32_t hash, int *added)
+long btf_strtab_add(struct btf_strtab *t, const char *s, size_t len, uint64_t hash, int *added)
 {
 	long e = btf_strtab_find(t, s, len, hash, NULL);
 	size_t off;
@@ -168,12 +170,12 @@ long btf_strtab_add(struct btf_strtab *t, const char *s, size_t len, uint32_t ha
 	return e;
 }
 
-long btf_strtab_add_at(struct btf_strtab *t, uint32_t off, size_t len, uint32_t hash)
+long btf_strtab_add_at(struct btf_strtab *t, uint32_t off, size_t len, uint64_t hash)
 {
 	return insert(t, off, len, hash);
 }
 
-long btf_strtab_append(struct btf_strtab *t, const char *s, size_t len, uint32_t hash)
+long btf_strtab_append(struct btf_strtab *t, const char *s, size_t len, uint64_t hash)
 {
 	size_t off = t->len;
 

@@ -31,7 +31,7 @@ struct btf_strtab_slot {
 struct btf_strtab_ent {
 	uint32_t off;		/* in data */
 	uint32_t len;		/* without the NUL */
-	uint32_t hash;
+	uint64_t hash;		/* btf_str_hash(): the keys (btf_keys.h) use all 64 bits */
 };
 
 struct btf_strtab {
@@ -43,8 +43,10 @@ struct btf_strtab {
 	size_t mask;		/* number of slots - 1 (a power of two - 1) */
 };
 
-/* The hash of S (not NUL), its length in *LEN. */
-uint32_t btf_str_hash(const char *s, size_t *len);
+/* The hash of S (not NUL), its length in *LEN. Distinct strings of the
+ * same length never share it (each step is a bijection of the state); the
+ * slots use its low 32 bits. */
+uint64_t btf_str_hash(const char *s, size_t *len);
 
 /* An empty table whose data starts with PREFIX (PREFIX_LEN bytes, may be
  * 0). Returns 0, or -1 when out of memory. */
@@ -53,17 +55,17 @@ void btf_strtab_deinit(struct btf_strtab *t);
 
 /* Entry index of S (LEN bytes, HASH = btf_str_hash(S)), or -1; its offset
  * in *OFF when found (OFF may be NULL). */
-long btf_strtab_find(const struct btf_strtab *t, const char *s, size_t len, uint32_t hash,
+long btf_strtab_find(const struct btf_strtab *t, const char *s, size_t len, uint64_t hash,
 		     uint32_t *off);
 
 /* Hints that S (hash HASH) will be looked up soon: its first slot, and the
  * string that slot holds (itself loaded by an earlier hint, with luck). */
-static inline void btf_strtab_prefetch_slot(const struct btf_strtab *t, uint32_t hash)
+static inline void btf_strtab_prefetch_slot(const struct btf_strtab *t, uint64_t hash)
 {
 	__builtin_prefetch(&t->slots[hash & t->mask]);
 }
 
-static inline void btf_strtab_prefetch_str(const struct btf_strtab *t, uint32_t hash)
+static inline void btf_strtab_prefetch_str(const struct btf_strtab *t, uint64_t hash)
 {
 	const struct btf_strtab_slot *s = &t->slots[hash & t->mask];
 
@@ -73,17 +75,17 @@ static inline void btf_strtab_prefetch_str(const struct btf_strtab *t, uint32_t 
 
 /* Entry index of S, appended to data and indexed if new (*ADDED = 1, else
  * 0; ADDED may be NULL). Returns -1 when out of memory. */
-long btf_strtab_add(struct btf_strtab *t, const char *s, size_t len, uint32_t hash, int *added);
+long btf_strtab_add(struct btf_strtab *t, const char *s, size_t len, uint64_t hash, int *added);
 
 /* Index S (LEN bytes, HASH) as a new entry at offset OFF without appending
  * its bytes (the caller knows it is not in the table and that data + OFF
  * holds it). Returns the entry index, or -1 when out of memory. */
-long btf_strtab_add_at(struct btf_strtab *t, uint32_t off, size_t len, uint32_t hash);
+long btf_strtab_add_at(struct btf_strtab *t, uint32_t off, size_t len, uint64_t hash);
 
 /* Entry index of a NEW entry for S (LEN bytes, HASH), appended without
  * looking it up: for a table that is never probed (a fragment's, whose
  * strings the merge interns), where de-duplicating costs more than the
  * repeats it saves. Returns -1 when out of memory. */
-long btf_strtab_append(struct btf_strtab *t, const char *s, size_t len, uint32_t hash);
+long btf_strtab_append(struct btf_strtab *t, const char *s, size_t len, uint64_t hash);
 
 #endif

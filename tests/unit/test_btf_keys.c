@@ -163,9 +163,77 @@ out:
 	btf__free(b);
 }
 
+/* One record of each keyed kind, then the same records again with one
+ * field changed (VARIANT, 0 = none): type 1 is an int, the record under
+ * test is the last one; its key must change with every field. */
+static int build_variant(struct btf_raw *r, int variant)
+{
+	int v = variant;
+
+	CHECK(btf_raw_init(r) == 0, "init");
+	CHECK(btf_raw_add_int(r, "int", 4, BTF_INT_SIGNED) == 1, "int");
+	CHECK(btf_raw_add_int(r, "long", 8, BTF_INT_SIGNED) == 2, "long");
+	switch (v) {
+	case 0: case 1: case 2: case 3: case 4: case 5:
+		/* struct s { int a; int b:3; } */
+		CHECK(btf_raw_add_struct(r, v == 1 ? "t" : "s", v == 2 ? 16 : 8) == 3, "s");
+		CHECK(btf_raw_add_field(r, v == 3 ? "c" : "a", 1, 0, 0) == 0, "a");
+		CHECK(btf_raw_add_field(r, "b", v == 4 ? 2 : 1, v == 5 ? 40 : 32, 3) == 0, "b");
+		return 3;
+	case 6: case 7: case 8:
+		CHECK(btf_raw_add_enum(r, "e", 4) == 3, "e");
+		CHECK(btf_raw_add_enum_value(r, v == 7 ? "Y" : "X", v == 8 ? 2 : 1) == 0, "X");
+		return 3;
+	case 9: case 10: case 11:
+		CHECK(btf_raw_add_array(r, v == 10 ? 2 : 1, 1, v == 11 ? 5 : 4) == 3, "arr");
+		return 3;
+	case 12: case 13: case 14:
+		CHECK(btf_raw_add_func_proto(r, v == 13 ? 0 : 1) == 3, "proto");
+		CHECK(btf_raw_add_func_param(r, v == 14 ? "y" : "x", 1) == 0, "x");
+		return 3;
+	}
+	return 0;
+}
+
+static void test_fields(void)
+{
+	struct btf_raw base[4], r;
+	const int first[4] = { 0, 6, 9, 12 };	/* the base variant of each kind */
+
+	for (int i = 0; i < 4; i++) {
+		int id = build_variant(&base[i], first[i]);
+
+		CHECK(btf_keys_compute(&base[i], &base[i].keys) == 0 && !key_none(&base[i].keys[id]),
+		      "kind %d keyed", i);
+	}
+	for (int v = 1; v <= 14; v++) {
+		int kind = v < 6 ? 0 : v < 9 ? 1 : v < 12 ? 2 : 3, id;
+
+		if (v == first[kind])
+			continue;
+		id = build_variant(&r, v);
+		CHECK(btf_keys_compute(&r, &r.keys) == 0 && !key_none(&r.keys[id]), "variant %d", v);
+		CHECK(!key_eq(&r.keys[id], &base[kind].keys[id]), "variant %d: a changed field keeps the key",
+		      v);
+		btf_raw_deinit(&r);
+	}
+	/* the same content again: the same key */
+	build_variant(&r, 0);
+	CHECK(btf_keys_compute(&r, &r.keys) == 0 && key_eq(&r.keys[3], &base[0].keys[3]), "same struct");
+	/* a string ref out of range: no keys at all */
+	r.words[r.len - 6] = (uint32_t)r.strs.nr + 7;	/* member a's name */
+	free(r.keys);
+	CHECK(btf_keys_compute(&r, &r.keys) == 0 && key_none(&r.keys[1]) && key_none(&r.keys[3]),
+	      "a broken fragment gets no keys");
+	btf_raw_deinit(&r);
+	for (int i = 0; i < 4; i++)
+		btf_raw_deinit(&base[i]);
+}
+
 int main(void)
 {
 	test_keys();
+	test_fields();
 	test_unkeyed();
 	test_merge();
 	return check_done();

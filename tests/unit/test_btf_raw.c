@@ -21,7 +21,7 @@
 static long add(struct btf_strtab *t, const char *s, int *added)
 {
 	size_t len;
-	uint32_t h = btf_str_hash(s, &len);
+	uint64_t h = btf_str_hash(s, &len);
 
 	return btf_strtab_add(t, s, len, h, added);
 }
