@@ -47,6 +47,28 @@ int btf_raw_init(struct btf_raw *r)
 	return btf_strtab_init(&r->strs, NULL, 0);
 }
 
+int btf_raw_reserve(struct btf_raw *r, size_t words, size_t fixes, size_t strs,
+		    size_t str_bytes)
+{
+	if (words > r->cap) {
+		uint32_t *w = realloc(r->words, words * sizeof(*w));
+
+		if (!w)
+			return -1;
+		r->words = w;
+		r->cap = words;
+	}
+	if (fixes > r->cap_fix) {
+		uint32_t *f = realloc(r->fix, fixes * sizeof(*f));
+
+		if (!f)
+			return -1;
+		r->fix = f;
+		r->cap_fix = fixes;
+	}
+	return btf_strtab_reserve(&r->strs, strs, str_bytes);
+}
+
 void btf_raw_deinit(struct btf_raw *r)
 {
 	free(r->words);

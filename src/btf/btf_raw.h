@@ -59,6 +59,11 @@ struct btf_raw {
 };
 
 int btf_raw_init(struct btf_raw *r);	/* 0, or -1 when out of memory */
+/* Room for WORDS record words, FIXES fix-ups, STRS string uses of
+ * STR_BYTES bytes in all (an estimate: the buffers still grow past it), so
+ * a fragment is not copied as it doubles from small. 0 or -1 (no memory). */
+int btf_raw_reserve(struct btf_raw *r, size_t words, size_t fixes, size_t strs,
+		    size_t str_bytes);
 void btf_raw_deinit(struct btf_raw *r);
 
 /* The local ref of S (0 for NULL or ""). Returns 0 or -ENOMEM. */

@@ -114,6 +114,29 @@ static int rehash(struct btf_strtab *t)
 	return 0;
 }
 
+static int grow_ents_to(struct btf_strtab *t, size_t want)
+{
+	size_t cap;
+	struct btf_strtab_ent *e;
+
+	if (want <= t->cap_ents)
+		return 0;
+	cap = t->cap_ents ? t->cap_ents : 256;
+	while (cap < want)
+		cap *= 2;
+	e = realloc(t->ents, cap * sizeof(*e));
+	if (!e)
+		return -1;
+	t->ents = e;
+	t->cap_ents = cap;
+	return 0;
+}
+
+int btf_strtab_reserve(struct btf_strtab *t, size_t nr, size_t bytes)
+{
+	return grow_data(t, bytes) || grow_ents_to(t, t->nr + nr) ? -1 : 0;
+}
+
 /* Room for one more entry. */
 static int grow_ents(struct btf_strtab *t)
 {

@@ -52,6 +52,8 @@ uint64_t btf_str_hash(const char *s, size_t *len);
  * 0). Returns 0, or -1 when out of memory. */
 int btf_strtab_init(struct btf_strtab *t, const char *prefix, size_t prefix_len);
 void btf_strtab_deinit(struct btf_strtab *t);
+/* Room for NR more entries and BYTES more bytes of data. 0, or -1. */
+int btf_strtab_reserve(struct btf_strtab *t, size_t nr, size_t bytes);
 
 /* Entry index of S (LEN bytes, HASH = btf_str_hash(S)), or -1; its offset
  * in *OFF when found (OFF may be NULL). */
