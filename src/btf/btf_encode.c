@@ -987,7 +987,8 @@ static int reserve_fragment(struct btf_raw *r, const struct cu_model *cu)
 		strs += 1 + n;
 	}
 	/* names average ~10 bytes and a NUL */
-	return btf_raw_reserve(r, words, fixes, strs, 12 * strs);
+	return btf_raw_reserve(r, (size_t)cu->nr_types + cu->nr_functions, words, fixes, strs,
+			       12 * strs);
 }
 
 struct btf_fragment *btf_encode_cu(const struct btf_encode_ctx *ctx,
@@ -1077,7 +1078,7 @@ static int produce(void *arg, size_t item, void **result, struct d2b_error *err)
 	/* this unit's DWARF is read: its pages need not stay in our RSS */
 	dw_file_release_unit(fe->df, &fe->df->units[unit]);
 	if (!frag->excluded && !fe->opts->no_prededup &&
-	    btf_keys_compute(&frag->raw, &frag->raw.keys)) {
+	    (btf_raw_index(&frag->raw) || btf_keys_compute(&frag->raw, &frag->raw.keys))) {
 		btf_fragment_destroy(frag);
 		return d2b_error_oom(err);
 	}

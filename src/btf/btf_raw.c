@@ -47,9 +47,29 @@ int btf_raw_init(struct btf_raw *r)
 	return btf_strtab_init(&r->strs, NULL, 0);
 }
 
-int btf_raw_reserve(struct btf_raw *r, size_t words, size_t fixes, size_t strs,
-		    size_t str_bytes)
+static int grow_types(struct btf_raw *r, size_t cap)
 {
+	uint32_t *off, *fix;
+
+	if (cap <= r->cap_types)
+		return 0;
+	off = realloc(r->type_off, cap * sizeof(*off));
+	if (!off)
+		return -1;
+	r->type_off = off;
+	fix = realloc(r->type_fix, cap * sizeof(*fix));
+	if (!fix)
+		return -1;
+	r->type_fix = fix;
+	r->cap_types = cap;
+	return 0;
+}
+
+int btf_raw_reserve(struct btf_raw *r, size_t types, size_t words, size_t fixes,
+		    size_t strs, size_t str_bytes)
+{
+	if (grow_types(r, types + 2))
+		return -1;
 	if (words > r->cap) {
 		uint32_t *w = realloc(r->words, words * sizeof(*w));
 
@@ -74,8 +94,21 @@ void btf_raw_deinit(struct btf_raw *r)
 	free(r->words);
 	free(r->fix);
 	free(r->keys);
+	free(r->type_off);
+	free(r->type_fix);
 	btf_strtab_deinit(&r->strs);
 	memset(r, 0, sizeof(*r));
+}
+
+int btf_raw_index(struct btf_raw *r)
+{
+	/* commit() recorded every type's start; the ends now */
+	if (!r->type_off || r->cap_types < (size_t)r->nr_types + 2)
+		return 0;
+	r->type_off[r->nr_types + 1] = (uint32_t)r->len;
+	r->type_fix[r->nr_types + 1] = (uint32_t)r->nr_fix;
+	r->indexed = true;
+	return 0;
 }
 
 int btf_raw_str(struct btf_raw *r, const char *s, uint32_t *ref)
@@ -112,6 +145,7 @@ static uint32_t *room(struct btf_raw *r, size_t n)
 	}
 	return r->words + r->len;
 }
+
 
 static int add_fix(struct btf_raw *r, size_t word, bool is_str)
 {
@@ -153,6 +187,12 @@ static int commit(struct btf_raw *r, size_t n)
 {
 	if (r->len + n > UINT32_MAX / 2 || r->nr_types >= MAX_TYPE_ID)
 		return -E2BIG;
+	if ((size_t)r->nr_types + 2 >= r->cap_types &&
+	    grow_types(r, r->cap_types ? r->cap_types * 2 : 1024))
+		return -ENOMEM;
+	r->type_off[r->nr_types + 1] = (uint32_t)r->len;
+	r->type_fix[r->nr_types + 1] = r->head_fix;
+	r->indexed = false;
 	r->last = r->len;
 	r->len += n;
 	return (int)++r->nr_types;
@@ -187,6 +227,7 @@ static int head(struct btf_raw *r, size_t extra, uint32_t kind, uint32_t kflag,
 {
 	if (!room(r, 3 + extra))
 		return -ENOMEM;
+	r->head_fix = (uint32_t)r->nr_fix;
 	if (put_str(r, 0, name))
 		return -ENOMEM;
 	r->words[r->len + 1] = info_of(kind, 0, kflag);
@@ -684,13 +725,70 @@ static int grow_u32(uint32_t **p, size_t *cap, size_t want)
 	return 0;
 }
 
+/* Fix the string and type words of record DST (copied from R's local id
+ * ID at word W), whose fix-ups are F .. FEND. */
+static inline int fix_record(struct btf_merge *m, const struct btf_raw *r, uint32_t id,
+			     uint32_t *dst, size_t w, size_t f, size_t fend,
+			     const struct btf_merge_block *b, struct d2b_error *err)
+{
+	for (; f < fend; f++) {
+		uint32_t at = (r->fix[f] >> 1) - (uint32_t)w;
+
+		/* the intern probes miss the cache: hint ahead (the hashes
+		 * are known, the worker computed them) */
+		if (f + STR_PREFETCH < r->nr_fix && (r->fix[f + STR_PREFETCH] & 1) &&
+		    (r->fix[f + STR_PREFETCH] >> 1) < r->len) {
+			uint32_t ref = r->words[r->fix[f + STR_PREFETCH] >> 1];
+
+			if (ref && ref <= r->strs.nr && m->map[ref] == MAP_UNSET)
+				btf_strtab_prefetch_slot(&m->strs, r->strs.ents[ref - 1].hash);
+		}
+		if (r->fix[f] & 1) {
+			long off = btf_merge_str(m, r, dst[at], err);
+
+			if (off < 0)
+				return -1;
+			dst[at] = (uint32_t)off;
+		} else {
+			if (!dst[at] || dst[at] > r->nr_types)
+				return d2b_error_set(err, "BTF fragment record %u refers to type %u of %u",
+						     id, dst[at], r->nr_types);
+			dst[at] = m->tmap[dst[at]] - b->first_id + 1;
+		}
+	}
+	return 0;
+}
+
+/* copy_kept() with R's index: a dropped type costs one comparison. */
+static int copy_kept_indexed(struct btf_merge *m, const struct btf_raw *r,
+			     struct btf_merge_block *b, struct d2b_error *err)
+{
+	for (uint32_t id = 1; id <= r->nr_types; id++) {
+		size_t w = r->type_off[id], len = r->type_off[id + 1] - w;
+		uint32_t *dst = b->words + b->len;
+
+		if (m->tmap[id] != b->first_id + b->nr_types)
+			continue;
+		memcpy(dst, r->words + w, len * sizeof(*dst));
+		if (fix_record(m, r, id, dst, w, r->type_fix[id], r->type_fix[id + 1], b, err))
+			return -1;
+		b->len += len;
+		b->nr_types++;
+		m->nr_types++;
+	}
+	return 0;
+}
+
 /* Copy R's records that were kept (tmap[id] == the next id of block B) to
- * B, fixing string and type words. The records and fix-ups walk in word
- * order (btf_keys_compute checked so when it gave keys). */
+ * B, fixing string and type words. The records and fix-ups must walk in
+ * word order (btf_raw_index makes sure when it gave the index). */
 static int copy_kept(struct btf_merge *m, const struct btf_raw *r,
 		     struct btf_merge_block *b, struct d2b_error *err)
 {
 	size_t w = 0, f = 0;
+
+	if (r->indexed)
+		return copy_kept_indexed(m, r, b, err);
 
 	for (uint32_t id = 1; id <= r->nr_types; id++) {
 		uint32_t len = w + 3 <= r->len ? btf_record_words(r->words + w) : 0;

@@ -56,15 +56,27 @@ struct btf_raw {
 	size_t nr_fix, cap_fix;
 	struct btf_strtab strs;	/* no prefix; local ref = entry index + 1 */
 	struct btf_key *keys;	/* NULL, or by local id: see btf_keys.h */
+	/* By local id 1..nr_types: the word where each type's record starts
+	 * and its first fix-up, as the builder wrote them; btf_raw_index()
+	 * adds the ends (entry nr_types + 1) and sets indexed. The merge then
+	 * skips a dropped type at once instead of walking its record. */
+	uint32_t *type_off, *type_fix;
+	size_t cap_types;
+	uint32_t head_fix;	/* nr_fix when the record being written began */
+	bool indexed;
 };
 
 int btf_raw_init(struct btf_raw *r);	/* 0, or -1 when out of memory */
-/* Room for WORDS record words, FIXES fix-ups, STRS string uses of
- * STR_BYTES bytes in all (an estimate: the buffers still grow past it), so
- * a fragment is not copied as it doubles from small. 0 or -1 (no memory). */
-int btf_raw_reserve(struct btf_raw *r, size_t words, size_t fixes, size_t strs,
-		    size_t str_bytes);
+/* Room for TYPES types of WORDS record words, FIXES fix-ups, STRS string
+ * uses of STR_BYTES bytes in all (an estimate: the buffers still grow past
+ * it), so a fragment is not copied as it doubles from small. 0 or -1 (no
+ * memory). */
+int btf_raw_reserve(struct btf_raw *r, size_t types, size_t words, size_t fixes,
+		    size_t strs, size_t str_bytes);
 void btf_raw_deinit(struct btf_raw *r);
+
+/* The builder is done with R: complete its type index (indexed). */
+int btf_raw_index(struct btf_raw *r);
 
 /* The local ref of S (0 for NULL or ""). Returns 0 or -ENOMEM. */
 int btf_raw_str(struct btf_raw *r, const char *s, uint32_t *ref);

@@ -103,7 +103,8 @@ static void test_unkeyed(void)
 	btf_raw_deinit(&r);
 }
 
-static struct btf *merge_all(bool prededup, uint64_t *dropped, uint32_t tmaps[3][5])
+static struct btf *merge_all(bool prededup, bool indexed, uint64_t *dropped,
+			     uint32_t tmaps[3][5])
 {
 	struct d2b_error err = { 0 };
 	struct btf_merge m;
@@ -117,6 +118,12 @@ static struct btf *merge_all(bool prededup, uint64_t *dropped, uint32_t tmaps[3]
 		int ids[4];
 
 		build_list(&r, vt[f], f == 1, ids);
+		if (indexed) {
+			CHECK(btf_raw_index(&r) == 0 && r.indexed, "index");
+			CHECK(r.type_off[1] == 0 && r.type_off[(uint32_t)ids[1]] > 0 &&
+			      r.type_off[r.nr_types + 1] == r.len && r.type_fix[r.nr_types + 1] == r.nr_fix,
+			      "index bounds");
+		}
 		CHECK(btf_keys_compute(&r, &r.keys) == 0, "compute");
 		CHECK(btf_merge_add(&m, &r, &err) == 0, "%s", err.msg);
 		for (int i = 0; i < 4; i++)
@@ -131,15 +138,23 @@ static struct btf *merge_all(bool prededup, uint64_t *dropped, uint32_t tmaps[3]
 
 static void test_merge(void)
 {
-	uint32_t on[3][5], off[3][5];
+	uint32_t on[3][5] = { 0 }, off[3][5] = { 0 };
 	uint64_t dropped_on, dropped_off;
-	struct btf *a = merge_all(true, &dropped_on, on);
-	struct btf *b = merge_all(false, &dropped_off, off);
-	const void *ra, *rb;
-	uint32_t na, nb;
+	struct btf *a = merge_all(true, false, &dropped_on, on);
+	struct btf *b = merge_all(false, false, &dropped_off, off);
+	uint32_t onx[3][5] = { 0 };
+	uint64_t dropped_x;
+	struct btf *x = merge_all(true, true, &dropped_x, onx);
+	const void *ra, *rb, *rx;
+	uint32_t na, nb, nx;
 
-	if (!a || !b)
+	if (!a || !b || !x)
 		goto out;
+	/* the merge's indexed walk (btf_raw_index) and its record walk agree */
+	rx = btf__raw_data(x, &nx);
+	ra = btf__raw_data(a, &na);
+	CHECK(dropped_x == dropped_on && rx && ra && nx == na && !memcmp(rx, ra, na) &&
+	      !memcmp(onx, on, sizeof(on)), "indexed merge differs (%u vs %u bytes)", nx, na);
 	CHECK(dropped_on == 4 && dropped_off == 0, "dropped %llu / %llu",
 	      (unsigned long long)dropped_on, (unsigned long long)dropped_off);
 	CHECK(btf__type_cnt(a) == 9 && btf__type_cnt(b) == 13, "types %u / %u",
@@ -161,6 +176,7 @@ static void test_merge(void)
 out:
 	btf__free(a);
 	btf__free(b);
+	btf__free(x);
 }
 
 /* One record of each keyed kind, then the same records again with one
