@@ -22,40 +22,6 @@
 
 /* ---- byte order --------------------------------------------------------- */
 
-uint16_t elf_rd16(const uint8_t *p, bool le)
-{
-	return le ? (uint16_t)(p[0] | p[1] << 8) : (uint16_t)(p[1] | p[0] << 8);
-}
-
-uint32_t elf_rd32(const uint8_t *p, bool le)
-{
-	if (le)
-		return (uint32_t)p[0] | (uint32_t)p[1] << 8 |
-		       (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-	return (uint32_t)p[3] | (uint32_t)p[2] << 8 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[0] << 24;
-}
-
-uint64_t elf_rd64(const uint8_t *p, bool le)
-{
-	uint64_t lo = elf_rd32(p + (le ? 0 : 4), le);
-	uint64_t hi = elf_rd32(p + (le ? 4 : 0), le);
-
-	return hi << 32 | lo;
-}
-
-void elf_wr32(uint8_t *p, uint32_t v, bool le)
-{
-	for (int i = 0; i < 4; i++)
-		p[le ? i : 3 - i] = (uint8_t)(v >> (8 * i));
-}
-
-void elf_wr64(uint8_t *p, uint64_t v, bool le)
-{
-	for (int i = 0; i < 8; i++)
-		p[le ? i : 7 - i] = (uint8_t)(v >> (8 * i));
-}
-
 void elf_file_release_pages(const struct elf_file *ef)
 {
 	if (ef->map && ef->size)

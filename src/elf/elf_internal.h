@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "elf/elf_file.h"
 #include "util/error.h"
@@ -55,12 +56,51 @@ struct elf_file {
 	size_t nsyms;
 };
 
-/* Byte access in the file's byte order; p must have the bytes. */
-uint16_t elf_rd16(const uint8_t *p, bool le);
-uint32_t elf_rd32(const uint8_t *p, bool le);
-uint64_t elf_rd64(const uint8_t *p, bool le);
-void elf_wr32(uint8_t *p, uint32_t v, bool le);
-void elf_wr64(uint8_t *p, uint64_t v, bool le);
+/* Byte access in the file's byte order; p must have the bytes. Inline:
+ * relocating a module's .debug_info reads and writes ~10^5 of them. */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ELF_HOST_LE true
+#else
+#define ELF_HOST_LE false
+#endif
+
+static inline uint16_t elf_rd16(const uint8_t *p, bool le)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return le == ELF_HOST_LE ? v : __builtin_bswap16(v);
+}
+
+static inline uint32_t elf_rd32(const uint8_t *p, bool le)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return le == ELF_HOST_LE ? v : __builtin_bswap32(v);
+}
+
+static inline uint64_t elf_rd64(const uint8_t *p, bool le)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return le == ELF_HOST_LE ? v : __builtin_bswap64(v);
+}
+
+static inline void elf_wr32(uint8_t *p, uint32_t v, bool le)
+{
+	if (le != ELF_HOST_LE)
+		v = __builtin_bswap32(v);
+	memcpy(p, &v, sizeof(v));
+}
+
+static inline void elf_wr64(uint8_t *p, uint64_t v, bool le)
+{
+	if (le != ELF_HOST_LE)
+		v = __builtin_bswap64(v);
+	memcpy(p, &v, sizeof(v));
+}
 
 /* The most bytes one section may decompress to: max(1 GiB, 64 x file size). */
 uint64_t elf_decompress_cap(const struct elf_file *ef);

@@ -133,6 +133,10 @@ static int apply_one_section(struct elf_file *ef, const struct elf_section *rs,
 	const uint8_t *rdata;
 	uint8_t *rowned;
 	int rc = -1;
+	/* nearly every relocation of a debug section has one type: look
+	 * its howto up once per change */
+	uint32_t last_type = UINT32_MAX;
+	struct reloc_howto h = { 0 };
 
 	if (elf_section_bytes(ef, rs->index, &rdata, &rsize, &rowned, err))
 		return -1;
@@ -149,7 +153,6 @@ static int apply_one_section(struct elf_file *ef, const struct elf_section *rs,
 		const uint8_t *e = rdata + off;
 		uint64_t where, info, addend = 0, value;
 		uint32_t type, symi;
-		struct reloc_howto h;
 
 		if (ef->is64) {
 			where = elf_rd64(e, ef->le);
@@ -166,11 +169,15 @@ static int apply_one_section(struct elf_file *ef, const struct elf_section *rs,
 			type = ELF32_R_TYPE((uint32_t)info);
 			symi = ELF32_R_SYM((uint32_t)info);
 		}
-		if (!howto(ef->machine, type, &h)) {
-			d2b_error_at(err, ef->path, rs->name, off,
-				     "unknown relocation type %u for machine %u",
-				     type, ef->machine);
-			goto out_syms;
+		if (type != last_type) {
+			h = (struct reloc_howto){ 0 };
+			if (!howto(ef->machine, type, &h)) {
+				d2b_error_at(err, ef->path, rs->name, off,
+					     "unknown relocation type %u for machine %u",
+					     type, ef->machine);
+				goto out_syms;
+			}
+			last_type = type;
 		}
 		if (h.width == 0)
 			continue;
