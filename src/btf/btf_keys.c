@@ -421,8 +421,28 @@ static void key_component(struct keys_work *k, const uint32_t *memb, uint32_t nr
 	}
 }
 
+/* Whether every edge of V leads to a finished component: then V is a
+ * component of its own (a cycle through V would pass one of them). */
+static inline bool children_done(const struct keys_work *k, uint32_t v)
+{
+	for (uint32_t e = k->ebeg[v]; e < k->ebeg[v + 1]; e++)
+		if (!k->comp[k->edges[e]])
+			return false;
+	return true;
+}
+
+/* V (not visited) as a finished component of its own, keyed. */
+static inline void finish_single(struct keys_work *k, uint32_t v)
+{
+	k->index[v] = k->low[v] = ++k->next_index;
+	k->comp[v] = ++k->nr_comps;
+	key_single(k, v);
+}
+
 /* Tarjan's algorithm without recursion; each component keyed as it
- * completes. */
+ * completes. A type whose edges all lead to finished components (most of
+ * them: a fragment's types mostly refer to earlier ones) is finished at
+ * once, without the stacks. */
 static void components(struct keys_work *k)
 {
 	for (uint32_t start = 1; start <= k->n; start++) {
@@ -430,6 +450,10 @@ static void components(struct keys_work *k)
 
 		if (k->index[start])
 			continue;
+		if (children_done(k, start)) {
+			finish_single(k, start);
+			continue;
+		}
 		k->call[depth] = start;
 		k->call_edge[depth] = k->ebeg[start];
 		k->index[start] = k->low[start] = ++k->next_index;
@@ -442,7 +466,9 @@ static void components(struct keys_work *k)
 			if (*e < k->ebeg[v + 1]) {
 				uint32_t c = k->edges[(*e)++];
 
-				if (!k->index[c]) {
+				if (!k->index[c] && children_done(k, c)) {
+					finish_single(k, c);
+				} else if (!k->index[c]) {
 					k->index[c] = k->low[c] = ++k->next_index;
 					k->stack[k->nr_stack++] = c;
 					k->call[depth] = c;
