@@ -109,13 +109,15 @@ echo "| --- | $(for j in $jobs; do for who in ref ours; do
 	[ -s "$tmp/$who$j" ] && printf -- '--- | '; done; done)"
 # num REGEX: the first number after REGEX on a --stats line
 num() { printf 'match($0, /%s [0-9.]+/) { s = substr($0, RSTART, RLENGTH); sub(/.* /, "", s); print s }' "$1"; }
-for p in "decode+encode wall" "decode+encode worker CPU" merge "types dropped in merge" \
+for p in "decode+encode wall" "decode+encode worker CPU" merge "merge after the pool" \
+	"types dropped in merge" \
 	functions dedup "types into dedup" write "peak RSS KiB after decode+encode" \
 	"peak RSS KiB after merge" "peak RSS KiB after dedup"; do
 	case $p in
 	"decode+encode wall") prog=$(num 'decode\+encode') ;;
 	"decode+encode worker CPU") prog='match($0, /wall, [0-9.]+s worker CPU/) { s = substr($0, RSTART + 6, RLENGTH); sub(/s.*/, "", s); print s }' ;;
 	merge) prog=$(num 'stats: merge') ;;
+	"merge after the pool") prog=$(num 'after the pool') ;;
 	"types dropped in merge") prog='match($0, /\([0-9]+ repeated/) { print substr($0, RSTART + 1, RLENGTH - 10) }' ;;
 	functions) prog=$(num ', functions') ;;
 	dedup) prog=$(num 'stats: dedup') ;;

@@ -210,11 +210,11 @@ int encode_main(int argc, char **argv)
 		fprintf(stderr,
 			"stats: threads %u (started %u), units %zu (excluded %zu), fragments alive max %zu\n"
 			"stats: decode+encode %.3fs wall, %.3fs worker CPU\n"
-			"stats: merge %.3fs (%zu repeated types dropped), functions %.3fs (%zu encoded, %zu skipped), datasec %.3fs (%zu vars)\n"
+			"stats: merge %.3fs (%zu repeated types dropped; after the pool %.3fs), functions %.3fs (%zu encoded, %zu skipped), datasec %.3fs (%zu vars)\n"
 			"stats: dedup %.3fs (%zu -> %zu types), write %.3fs (%u bytes)\n"
 			"stats: peak RSS %ld KiB after decode+encode, %ld after merge, %ld after dedup\n",
 			a.opts.threads, st.threads_started, st.cus, st.cus_excluded, st.max_alive,
-			st.parallel_s, st.worker_s, st.merge_s, st.types_dropped, st.funcs_s, st.funcs_encoded,
+			st.parallel_s, st.worker_s, st.merge_s, st.types_dropped, st.build_s, st.funcs_s, st.funcs_encoded,
 			st.funcs_skipped, st.datasec_s, st.vars, st.dedup_s, st.types_before_dedup,
 			st.types, write_s, raw_size, st.rss_parallel_kb, st.rss_merged_kb,
 			st.rss_dedup_kb);
