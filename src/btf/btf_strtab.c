@@ -9,29 +9,6 @@
 
 #define MIN_SLOTS 64u
 
-uint64_t btf_str_hash(const char *s, size_t *len)
-{
-	const uint64_t k = 0x9e3779b97f4a7c15ull;
-	size_t n = strlen(s), i = 0;
-	uint64_t h = n * k, v;
-
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&v, s + i, 8);
-		h = (h ^ v) * k;
-		h ^= h >> 29;
-	}
-	if (i < n) {
-		v = 0;
-		memcpy(&v, s + i, n - i);
-		h = (h ^ v) * k;
-	}
-	h ^= h >> 32;
-	h *= 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 29;
-	*len = n;
-	return h;
-}
-
 static int grow_data(struct btf_strtab *t, size_t add)
 {
 	size_t cap;
@@ -198,7 +175,7 @@ long btf_strtab_add_at(struct btf_strtab *t, uint32_t off, size_t len, uint64_t 
 	return insert(t, off, len, hash);
 }
 
-long btf_strtab_append(struct btf_strtab *t, const char *s, size_t len, uint64_t hash)
+long btf_strtab_append_slow(struct btf_strtab *t, const char *s, size_t len, uint64_t hash)
 {
 	size_t off = t->len;
 

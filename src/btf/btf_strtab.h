@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct btf_strtab_slot {
 	uint32_t hash;
@@ -45,8 +46,30 @@ struct btf_strtab {
 
 /* The hash of S (not NUL), its length in *LEN. Distinct strings of the
  * same length never share it (each step is a bijection of the state); the
- * slots use its low 32 bits. */
-uint64_t btf_str_hash(const char *s, size_t *len);
+ * slots use its low 32 bits. Inline: the encoder hashes every name it
+ * writes. */
+static inline uint64_t btf_str_hash(const char *s, size_t *len)
+{
+	const uint64_t k = 0x9e3779b97f4a7c15ull;
+	size_t n = strlen(s), i = 0;
+	uint64_t h = n * k, v;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&v, s + i, 8);
+		h = (h ^ v) * k;
+		h ^= h >> 29;
+	}
+	if (i < n) {
+		v = 0;
+		memcpy(&v, s + i, n - i);
+		h = (h ^ v) * k;
+	}
+	h ^= h >> 32;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 29;
+	*len = n;
+	return h;
+}
 
 /* An empty table whose data starts with PREFIX (PREFIX_LEN bytes, may be
  * 0). Returns 0, or -1 when out of memory. */
@@ -88,6 +111,22 @@ long btf_strtab_add_at(struct btf_strtab *t, uint32_t off, size_t len, uint64_t 
  * looking it up: for a table that is never probed (a fragment's, whose
  * strings the merge interns), where de-duplicating costs more than the
  * repeats it saves. Returns -1 when out of memory. */
-long btf_strtab_append(struct btf_strtab *t, const char *s, size_t len, uint64_t hash);
+long btf_strtab_append_slow(struct btf_strtab *t, const char *s, size_t len, uint64_t hash);
+
+static inline long btf_strtab_append(struct btf_strtab *t, const char *s, size_t len,
+				     uint64_t hash)
+{
+	size_t off = t->len;
+
+	if (__builtin_expect(off + len + 1 > t->cap || t->nr >= t->cap_ents ||
+			     off + len + 1 > UINT32_MAX, 0))
+		return btf_strtab_append_slow(t, s, len, hash);
+	memcpy(t->data + off, s, len);
+	t->data[off + len] = '\0';
+	t->len += len + 1;
+	t->ents[t->nr] = (struct btf_strtab_ent){ .off = (uint32_t)off, .len = (uint32_t)len,
+						  .hash = hash };
+	return (long)t->nr++;
+}
 
 #endif
