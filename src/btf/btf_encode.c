@@ -1230,6 +1230,65 @@ static bool unit_wanted(const struct dw_unit *u)
 	       u->unit_type != DW_UT_split_type;
 }
 
+/* ---- the functions, into the merge or into libbpf ---- */
+
+static const struct btf_type *merge_type_by_id(void *ctx, uint32_t id)
+{
+	return btf_merge_type_by_id(ctx, id);
+}
+
+static const char *merge_str(void *ctx, uint32_t off)
+{
+	return btf_merge_str_at(ctx, off);
+}
+
+static int merge_add_func_proto(void *ctx, int ret)
+{
+	return btf_merge_add_func_proto(ctx, ret);
+}
+
+static int merge_add_func_param(void *ctx, const char *name, int type)
+{
+	return btf_merge_add_func_param(ctx, name, type);
+}
+
+static int merge_add_func(void *ctx, const char *name, int linkage, int proto)
+{
+	return btf_merge_add_func(ctx, name, linkage, proto);
+}
+
+static int merge_add_decl_tag(void *ctx, const char *value, int ref, int component)
+{
+	return btf_merge_add_decl_tag(ctx, value, ref, component);
+}
+
+/* Choose and add the functions: into the merge (DIRECT) or fe->btf. */
+static int emit_functions(struct file_enc *fe, const struct btf_encode_ctx *ctx, bool direct,
+			  struct btf_funcs_result *fr, struct btf_encode_stats *stats,
+			  struct d2b_error *err)
+{
+	const struct btf_encode_options *opts = fe->opts;
+	struct btf_funcs_sink sink;
+	double t0 = now_s(CLOCK_MONOTONIC);
+
+	if (direct)
+		sink = (struct btf_funcs_sink){
+			.ctx = &fe->merge, .type_by_id = merge_type_by_id, .str = merge_str,
+			.add_func_proto = merge_add_func_proto,
+			.add_func_param = merge_add_func_param,
+			.add_func = merge_add_func, .add_decl_tag = merge_add_decl_tag,
+		};
+	else
+		btf_funcs_libbpf_sink(&sink, fe->btf);
+	if (btf_funcs_emit(&sink, &fe->funcs, &ctx->funcs, &opts->features,
+			   opts->verbose ? opts->log : NULL, opts->log_ctx, fr, err))
+		return -1;
+	stats->funcs_encoded = fr->encoded;
+	stats->funcs_skipped = fr->skipped;
+	stats->funcs_s = now_s(CLOCK_MONOTONIC) - t0;
+	return 0;
+}
+
 struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 			    const struct btf_encode_options *opts, struct btf *base,
 			    struct btf_encode_stats *stats, struct d2b_error *err)
@@ -1244,6 +1303,7 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	struct btf_funcs_result fr;
 	size_t *units = NULL, nr = 0;
 	double t0, c0;
+	bool direct;
 	int rc;
 
 	if (!stats)
@@ -1281,6 +1341,12 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	 * of merge and dedup (symbols are re-read from the file if touched). */
 	elf_file_release_pages(ef);
 
+	/* With everything still one block, the functions go straight into
+	 * the merge (no libbpf call per record); else into the libbpf btf. */
+	direct = btf_merge_direct_ok(&fe.merge);
+	if (direct && emit_functions(&fe, &ctx, true, &fr, stats, err))
+		goto fail;
+
 	/* the merged fragments become one libbpf btf */
 	t0 = now_s(CLOCK_MONOTONIC);
 	c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
@@ -1294,13 +1360,8 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	stats->rss_merged_kb = peak_rss_kb();
 	stats->merge_cpu_s += stats->build_cpu_s;
 
-	t0 = now_s(CLOCK_MONOTONIC);
-	if (btf_funcs_emit(fe.btf, &fe.funcs, &ctx.funcs, &opts->features,
-			   opts->verbose ? opts->log : NULL, opts->log_ctx, &fr, err))
+	if (!direct && emit_functions(&fe, &ctx, false, &fr, stats, err))
 		goto fail;
-	stats->funcs_encoded = fr.encoded;
-	stats->funcs_skipped = fr.skipped;
-	stats->funcs_s = now_s(CLOCK_MONOTONIC) - t0;
 
 	t0 = now_s(CLOCK_MONOTONIC);
 	stats->vars = fe.nr_vars;

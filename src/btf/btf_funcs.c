@@ -497,20 +497,20 @@ static int fwd_kind(const struct btf_type *t)
 	return btf_kind(t);
 }
 
-static bool names_match(const struct btf *btf, const struct btf_type *a,
+static bool names_match(const struct btf_funcs_sink *k, const struct btf_type *a,
 			const struct btf_type *b)
 {
 	const char *x, *y;
 
 	if (a->name_off == b->name_off)
 		return true;
-	x = btf__name_by_offset(btf, a->name_off);
-	y = btf__name_by_offset(btf, b->name_off);
+	x = k->str(k->ctx, a->name_off);
+	y = k->str(k->ctx, b->name_off);
 	return x && y && !strcmp(x, y);
 }
 
 /* Same type for prototype purposes: const ignored, named kinds by name. */
-static bool types_match(const struct btf *btf, uint32_t a, uint32_t b, int depth)
+static bool types_match(const struct btf_funcs_sink *k, uint32_t a, uint32_t b, int depth)
 {
 	while (depth++ < 64) {
 		const struct btf_type *ta, *tb;
@@ -520,8 +520,8 @@ static bool types_match(const struct btf *btf, uint32_t a, uint32_t b, int depth
 			return true;
 		if (!a || !b)
 			return false;
-		ta = btf__type_by_id(btf, a);
-		tb = btf__type_by_id(btf, b);
+		ta = k->type_by_id(k->ctx, a);
+		tb = k->type_by_id(k->ctx, b);
 		if (!ta || !tb)
 			return false;
 		ka = fwd_kind(ta);
@@ -541,15 +541,15 @@ static bool types_match(const struct btf *btf, uint32_t a, uint32_t b, int depth
 		case BTF_KIND_INT:
 			return ta->size == tb->size &&
 			       *(const uint32_t *)(ta + 1) == *(const uint32_t *)(tb + 1) &&
-			       names_match(btf, ta, tb);
+			       names_match(k, ta, tb);
 		case BTF_KIND_FLOAT:
-			return ta->size == tb->size && names_match(btf, ta, tb);
+			return ta->size == tb->size && names_match(k, ta, tb);
 		case BTF_KIND_TYPEDEF:
 		case BTF_KIND_STRUCT:
 		case BTF_KIND_UNION:
 		case BTF_KIND_ENUM:
 		case BTF_KIND_ENUM64:
-			return names_match(btf, ta, tb);
+			return names_match(k, ta, tb);
 		case BTF_KIND_PTR:
 		case BTF_KIND_VOLATILE:
 		case BTF_KIND_CONST:
@@ -568,10 +568,10 @@ static bool types_match(const struct btf *btf, uint32_t a, uint32_t b, int depth
 			const struct btf_param *pa = btf_params(ta), *pb = btf_params(tb);
 			uint16_t n = btf_vlen(ta);
 
-			if (n != btf_vlen(tb) || !types_match(btf, ta->type, tb->type, depth))
+			if (n != btf_vlen(tb) || !types_match(k, ta->type, tb->type, depth))
 				return false;
 			for (uint16_t i = 0; i < n; i++)
-				if (!types_match(btf, pa[i].type, pb[i].type, depth))
+				if (!types_match(k, pa[i].type, pb[i].type, depth))
 					return false;
 			return true;
 		}
@@ -582,7 +582,7 @@ static bool types_match(const struct btf *btf, uint32_t a, uint32_t b, int depth
 	return false;
 }
 
-static bool protos_match(const struct btf *btf, const struct btf_func_set *s,
+static bool protos_match(const struct btf_funcs_sink *k, const struct btf_func_set *s,
 			 const struct btf_func_cand *a, const struct btf_func_cand *b,
 			 const char *name, btf_log_fn log, void *ctx)
 {
@@ -591,7 +591,7 @@ static bool protos_match(const struct btf *btf, const struct btf_func_set *s,
 		     "%u params != %u params", name, a->nr_params, b->nr_params);
 		return false;
 	}
-	if (!types_match(btf, a->ret, b->ret, 0)) {
+	if (!types_match(k, a->ret, b->ret, 0)) {
 		log_line(log, ctx, "%s : skipping BTF encoding of function due to return type mismatch", name);
 		return false;
 	}
@@ -599,9 +599,9 @@ static bool protos_match(const struct btf *btf, const struct btf_func_set *s,
 		const struct btf_func_param *pa = &s->params[a->first_param + i];
 		const struct btf_func_param *pb = &s->params[b->first_param + i];
 
-		if (!types_match(btf, pa->type, pb->type, 0)) {
-			const char *na = btf__name_by_offset(btf, pa->name_off);
-			const char *nb = btf__name_by_offset(btf, pb->name_off);
+		if (!types_match(k, pa->type, pb->type, 0)) {
+			const char *na = k->str(k->ctx, pa->name_off);
+			const char *nb = k->str(k->ctx, pb->name_off);
 
 			log_line(log, ctx, "%s : skipping BTF encoding of function due to param type "
 			     "mismatch for param#%u %s %s %s", name, i + 1, na ? na : "",
@@ -623,52 +623,114 @@ static int cand_cmp(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-static int add_func(struct btf *btf, const struct btf_func_set *s,
+/* A copy of string OFF (adding strings may move them): in BUF when it
+ * fits, else malloc'd into *HEAP (freed by the caller). NULL: no memory. */
+static const char *str_copy(const struct btf_funcs_sink *k, uint32_t off, char *buf,
+			    size_t size, char **heap)
+{
+	const char *s = off ? k->str(k->ctx, off) : "";
+	size_t n;
+
+	*heap = NULL;
+	if (!s)
+		s = "";
+	n = strlen(s);
+	if (n < size) {
+		memcpy(buf, s, n + 1);
+		return buf;
+	}
+	*heap = strdup(s);
+	return *heap;
+}
+
+static int add_func(const struct btf_funcs_sink *k, const struct btf_func_set *s,
 		    const struct btf_func_cand *c, const struct btf_elf_func *ef,
 		    const struct btf_features *f, struct d2b_error *err)
 {
-	int proto = btf__add_func_proto(btf, c->ret), fn;
+	int proto = k->add_func_proto(k->ctx, (int)c->ret), fn;
+	char buf[256], *heap;
 
 	if (proto < 0)
 		return d2b_error_set(err, "%s: cannot add FUNC_PROTO (libbpf error %d)", ef->name, proto);
 	for (uint32_t i = 0; i < c->nr_params; i++) {
 		const struct btf_func_param *p = &s->params[c->first_param + i];
-		/* adding may move the string data: copy the name first */
-		char *name = strdup(p->name_off ? btf__str_by_offset(btf, p->name_off) : "");
+		const char *name = str_copy(k, p->name_off, buf, sizeof(buf), &heap);
 		int r;
 
 		if (!name)
 			return d2b_error_oom(err);
-		r = btf__add_func_param(btf, name, p->type);
-		free(name);
+		r = k->add_func_param(k->ctx, name, (int)p->type);
+		free(heap);
 		if (r < 0)
 			return d2b_error_set(err, "%s: cannot add parameter %u (libbpf error %d)",
 					     ef->name, i, r);
 	}
-	fn = btf__add_func(btf, ef->name, BTF_FUNC_STATIC, proto);
+	fn = k->add_func(k->ctx, ef->name, BTF_FUNC_STATIC, proto);
 	if (fn < 0)
 		return d2b_error_set(err, "%s: cannot add FUNC (libbpf error %d)", ef->name, fn);
 	if (ef->kfunc && f->decl_tag_kfuncs && f->decl_tag) {
-		if (btf__add_decl_tag(btf, "bpf_kfunc", fn, -1) < 0 ||
-		    ((ef->kfunc_flags & KF_FASTCALL) && btf__add_decl_tag(btf, "bpf_fastcall", fn, -1) < 0))
+		if (k->add_decl_tag(k->ctx, "bpf_kfunc", fn, -1) < 0 ||
+		    ((ef->kfunc_flags & KF_FASTCALL) &&
+		     k->add_decl_tag(k->ctx, "bpf_fastcall", fn, -1) < 0))
 			return d2b_error_set(err, "%s: cannot add the kfunc decl tag", ef->name);
 	}
 	for (uint32_t i = 0; i < c->nr_annots; i++) {
 		const struct btf_func_annot *a = &s->annots[c->first_annot + i];
-		char *value = strdup(btf__str_by_offset(btf, a->value_off));
+		const char *value = str_copy(k, a->value_off, buf, sizeof(buf), &heap);
 		int r;
 
 		if (!value)
 			return d2b_error_oom(err);
-		r = btf__add_decl_tag(btf, value, fn, a->component);
-		free(value);
+		r = k->add_decl_tag(k->ctx, value, fn, a->component);
+		free(heap);
 		if (r < 0)
 			return d2b_error_set(err, "%s: cannot add decl tag (libbpf error %d)", ef->name, r);
 	}
 	return 0;
 }
 
-int btf_funcs_emit(struct btf *btf, struct btf_func_set *set,
+/* ---- the libbpf sink ---- */
+
+static const struct btf_type *lib_type_by_id(void *ctx, uint32_t id)
+{
+	return btf__type_by_id(ctx, id);
+}
+
+static const char *lib_str(void *ctx, uint32_t off)
+{
+	return btf__str_by_offset(ctx, off);
+}
+
+static int lib_add_func_proto(void *ctx, int ret)
+{
+	return btf__add_func_proto(ctx, ret);
+}
+
+static int lib_add_func_param(void *ctx, const char *name, int type)
+{
+	return btf__add_func_param(ctx, name, type);
+}
+
+static int lib_add_func(void *ctx, const char *name, int linkage, int proto)
+{
+	return btf__add_func(ctx, name, linkage, proto);
+}
+
+static int lib_add_decl_tag(void *ctx, const char *value, int ref, int component)
+{
+	return btf__add_decl_tag(ctx, value, ref, component);
+}
+
+void btf_funcs_libbpf_sink(struct btf_funcs_sink *sink, struct btf *btf)
+{
+	*sink = (struct btf_funcs_sink){
+		.ctx = btf, .type_by_id = lib_type_by_id, .str = lib_str,
+		.add_func_proto = lib_add_func_proto, .add_func_param = lib_add_func_param,
+		.add_func = lib_add_func, .add_decl_tag = lib_add_decl_tag,
+	};
+}
+
+int btf_funcs_emit(const struct btf_funcs_sink *sink, struct btf_func_set *set,
 		   const struct btf_elf_funcs *elf, const struct btf_features *f,
 		   btf_log_fn log, void *log_ctx, struct btf_funcs_result *res,
 		   struct d2b_error *err)
@@ -697,7 +759,7 @@ int btf_funcs_emit(struct btf *btf, struct btf_func_set *set,
 			unsigned both = flags | order[j]->flags;
 
 			if (!(both & (BTF_FN_UNEXPECTED_REG | BTF_FN_INCONSISTENT | BTF_FN_REORDERED)) &&
-			    !protos_match(btf, set, first, order[j], ef->name, log, log_ctx))
+			    !protos_match(sink, set, first, order[j], ef->name, log, log_ctx))
 				both |= BTF_FN_INCONSISTENT;
 			flags = both;
 		}
@@ -718,7 +780,7 @@ int btf_funcs_emit(struct btf *btf, struct btf_func_set *set,
 			res->skipped++;
 			continue;
 		}
-		if (add_func(btf, set, first, ef, f, err)) {
+		if (add_func(sink, set, first, ef, f, err)) {
 			rc = -1;
 			break;
 		}

@@ -133,13 +133,35 @@ struct btf_funcs_result {
 	size_t encoded, skipped;
 };
 
+struct btf_type;
+
+/*
+ * Where btf_funcs_emit() reads the merged types and adds the functions: a
+ * libbpf btf (btf_funcs_libbpf_sink), or the merge before it becomes one
+ * (btf_merge_funcs_sink, btf_raw.h: the same records without libbpf's
+ * per-call string lookups). The add_* behave as libbpf's btf__add_*: the
+ * new id or a negative errno. A string from str() may move when a string is
+ * added.
+ */
+struct btf_funcs_sink {
+	void *ctx;
+	const struct btf_type *(*type_by_id)(void *ctx, uint32_t id);
+	const char *(*str)(void *ctx, uint32_t off);
+	int (*add_func_proto)(void *ctx, int ret_type_id);
+	int (*add_func_param)(void *ctx, const char *name, int type_id);
+	int (*add_func)(void *ctx, const char *name, int linkage, int proto_type_id);
+	int (*add_decl_tag)(void *ctx, const char *value, int ref_type_id, int component_idx);
+};
+
+void btf_funcs_libbpf_sink(struct btf_funcs_sink *sink, struct btf *btf);
+
 /*
  * Choose and add the functions: groups the candidates by name (stable, so
  * the first in CU order is the one encoded), compares their prototypes,
  * logs skips through LOG (may be NULL), and adds FUNC_PROTO, FUNC and decl
- * tags (kfunc tags too when F asks) to BTF. Returns 0 or -1.
+ * tags (kfunc tags too when F asks) to SINK. Returns 0 or -1.
  */
-int btf_funcs_emit(struct btf *btf, struct btf_func_set *set,
+int btf_funcs_emit(const struct btf_funcs_sink *sink, struct btf_func_set *set,
 		   const struct btf_elf_funcs *elf, const struct btf_features *f,
 		   btf_log_fn log, void *log_ctx, struct btf_funcs_result *res,
 		   struct d2b_error *err);

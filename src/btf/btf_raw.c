@@ -582,6 +582,7 @@ void btf_merge_deinit(struct btf_merge *m)
 	free(m->map);
 	free(m->tmap);
 	kslots_free(m->kslots, m->kslots ? m->kmask + 1 : 0);
+	free(m->tidx);
 	btf_strtab_deinit(&m->strs);
 	memset(m, 0, sizeof(*m));
 }
@@ -759,6 +760,25 @@ static inline int fix_record(struct btf_merge *m, const struct btf_raw *r, uint3
 	return 0;
 }
 
+/* With prededup (one block), remember where each type of it starts, for
+ * the direct adds' type_by_id. 0 or -1 (no memory). */
+static int tidx_push(struct btf_merge *m, size_t word)
+{
+	if (!m->prededup || m->nr_tidx != m->cur.nr_types)
+		return 0;	/* not kept up: tidx_update() walks the block */
+	if (m->nr_tidx == m->cap_tidx) {
+		size_t cap = m->cap_tidx ? m->cap_tidx * 2 : 1u << 16;
+		uint32_t *t = realloc(m->tidx, cap * sizeof(*t));
+
+		if (!t)
+			return -1;
+		m->tidx = t;
+		m->cap_tidx = cap;
+	}
+	m->tidx[m->nr_tidx++] = (uint32_t)word;
+	return 0;
+}
+
 /* copy_kept() with R's index: a dropped type costs one comparison. */
 static int copy_kept_indexed(struct btf_merge *m, const struct btf_raw *r,
 			     struct btf_merge_block *b, struct d2b_error *err)
@@ -769,6 +789,8 @@ static int copy_kept_indexed(struct btf_merge *m, const struct btf_raw *r,
 
 		if (m->tmap[id] != b->first_id + b->nr_types)
 			continue;
+		if (tidx_push(m, b->len))
+			return d2b_error_oom(err);
 		memcpy(dst, r->words + w, len * sizeof(*dst));
 		if (fix_record(m, r, id, dst, w, r->type_fix[id], r->type_fix[id + 1], b, err))
 			return -1;
@@ -797,6 +819,8 @@ static int copy_kept(struct btf_merge *m, const struct btf_raw *r,
 
 		if (!len || w + len > r->len || (f < r->nr_fix && (r->fix[f] >> 1) < w))
 			return d2b_error_set(err, "BTF fragment record %u does not walk", id);
+		if (keep && tidx_push(m, b->len))
+			return d2b_error_oom(err);
 		if (keep)
 			memcpy(dst, r->words + w, len * sizeof(*dst));
 		for (; f < r->nr_fix && (r->fix[f] >> 1) < w + len; f++) {
@@ -1003,6 +1027,198 @@ static int flush(struct btf_merge *m, struct d2b_error *err)
 		return -1;
 	block_free(b);
 	return 0;
+}
+
+/* ---- direct adds (the functions) ---- */
+
+bool btf_merge_direct_ok(const struct btf_merge *m)
+{
+	/* not split: a split merge's block holds ids counted from 1 (the
+	 * block goes in through btf__add_btf), the functions final ids */
+	return m->prededup && !m->base && !m->btf && m->nr_blocks == 1;
+}
+
+/* tidx covers every type of cur: index the ones added since last time. */
+static int tidx_update(struct btf_merge *m)
+{
+	const struct btf_merge_block *b = &m->cur;
+	size_t w = HDR_WORDS;
+
+	if (m->nr_tidx == b->nr_types)
+		return 0;
+	if (m->cap_tidx < b->nr_types) {
+		size_t cap = b->nr_types + b->nr_types / 4 + 1024;
+		uint32_t *t = realloc(m->tidx, cap * sizeof(*t));
+
+		if (!t)
+			return -1;
+		m->tidx = t;
+		m->cap_tidx = cap;
+	}
+	if (m->nr_tidx) {
+		w = m->tidx[m->nr_tidx - 1];
+		w += btf_record_words(b->words + w);
+	}
+	for (size_t i = m->nr_tidx; i < b->nr_types; i++) {
+		uint32_t len = w + 3 <= b->len ? btf_record_words(b->words + w) : 0;
+
+		if (!len || w + len > b->len)
+			return -1;
+		m->tidx[i] = (uint32_t)w;
+		w += len;
+	}
+	m->nr_tidx = b->nr_types;
+	return 0;
+}
+
+const struct btf_type *btf_merge_type_by_id(struct btf_merge *m, uint32_t id)
+{
+	const struct btf_merge_block *b = &m->cur;
+
+	if (id < m->start_id)
+		return m->base ? btf__type_by_id(m->base, id) : NULL;
+	if (!btf_merge_direct_ok(m) || id - b->first_id >= b->nr_types || tidx_update(m))
+		return NULL;
+	return (const struct btf_type *)(b->words + m->tidx[id - b->first_id]);
+}
+
+const char *btf_merge_str_at(const struct btf_merge *m, uint32_t off)
+{
+	return off < m->strs.len ? m->strs.data + off : NULL;
+}
+
+/* The final offset of C string S, interned now if new (as btf__add_str). */
+static long intern_cstr(struct btf_merge *m, const char *s)
+{
+	struct btf_strtab_ent e;
+	struct d2b_error err;
+	size_t len;
+
+	e.hash = btf_str_hash(s, &len);
+	e.len = (uint32_t)len;
+	e.off = 0;
+	return intern(m, s, &e, &err);
+}
+
+/* libbpf's validate_type_id(): any id in range (an int is at most
+ * MAX_TYPE_ID), existing or not */
+static bool type_id_ok(int id)
+{
+	return id >= 0;
+}
+
+/* A new record of N words: its words (room made), or NULL. */
+static uint32_t *direct_room(struct btf_merge *m, size_t n)
+{
+	struct btf_merge_block *b = &m->cur;
+
+	if (!btf_merge_direct_ok(m) || m->nr_types >= MAX_TYPE_ID - m->start_id ||
+	    block_room(b, n))
+		return NULL;
+	return b->words + b->len;
+}
+
+static int direct_commit(struct btf_merge *m, size_t n)
+{
+	struct btf_merge_block *b = &m->cur;
+
+	if (tidx_push(m, b->len))
+		return -ENOMEM;
+	m->last_direct = b->len;
+	b->len += n;
+	b->nr_types++;
+	return (int)(m->start_id + m->nr_types++);
+}
+
+/* NAME's final offset (0 for NULL or ""), or a negative errno. */
+static long direct_name(struct btf_merge *m, const char *name)
+{
+	long off;
+
+	if (!name || !name[0])
+		return 0;
+	off = intern_cstr(m, name);
+	return off < 0 ? -ENOMEM : off;
+}
+
+int btf_merge_add_func_proto(struct btf_merge *m, int ret_type_id)
+{
+	uint32_t *w;
+
+	if (!type_id_ok(ret_type_id))
+		return -EINVAL;
+	if (!(w = direct_room(m, 3)))
+		return -ENOMEM;
+	w[0] = 0;
+	w[1] = info_of(BTF_KIND_FUNC_PROTO, 0, 0);
+	w[2] = (uint32_t)ret_type_id;
+	return direct_commit(m, 3);
+}
+
+int btf_merge_add_func_param(struct btf_merge *m, const char *name, int type_id)
+{
+	struct btf_merge_block *b = &m->cur;
+	uint32_t *info;
+	long off;
+
+	if (!m->last_direct || kind_of(b->words[m->last_direct + 1]) != BTF_KIND_FUNC_PROTO ||
+	    !type_id_ok(type_id))
+		return -EINVAL;
+	if (vlen_of(b->words[m->last_direct + 1]) == 0xffff)
+		return -E2BIG;
+	off = direct_name(m, name);
+	if (off < 0)
+		return (int)off;
+	if (block_room(b, 2))
+		return -ENOMEM;
+	b->words[b->len] = (uint32_t)off;
+	b->words[b->len + 1] = (uint32_t)type_id;
+	b->len += 2;
+	info = &b->words[m->last_direct + 1];
+	*info = info_of(BTF_KIND_FUNC_PROTO, vlen_of(*info) + 1, 0);
+	return 0;
+}
+
+int btf_merge_add_func(struct btf_merge *m, const char *name, int linkage, int proto_type_id)
+{
+	uint32_t *w;
+	long off;
+
+	if (!name || !name[0])
+		return -EINVAL;
+	if (linkage != BTF_FUNC_STATIC && linkage != BTF_FUNC_GLOBAL && linkage != BTF_FUNC_EXTERN)
+		return -EINVAL;
+	if (!type_id_ok(proto_type_id))
+		return -EINVAL;
+	off = direct_name(m, name);
+	if (off < 0)
+		return (int)off;
+	if (!(w = direct_room(m, 3)))
+		return -ENOMEM;
+	w[0] = (uint32_t)off;
+	w[1] = info_of(BTF_KIND_FUNC, (uint32_t)linkage, 0);
+	w[2] = (uint32_t)proto_type_id;
+	return direct_commit(m, 3);
+}
+
+int btf_merge_add_decl_tag(struct btf_merge *m, const char *value, int ref_type_id,
+			   int component_idx)
+{
+	uint32_t *w;
+	long off;
+
+	if (!value || !value[0] || component_idx < -1 || !type_id_ok(ref_type_id))
+		return -EINVAL;
+	off = direct_name(m, value);
+	if (off < 0)
+		return (int)off;
+	if (!(w = direct_room(m, 4)))
+		return -ENOMEM;
+	w[0] = (uint32_t)off;
+	w[1] = info_of(BTF_KIND_DECL_TAG, 0, 0);
+	w[2] = (uint32_t)ref_type_id;
+	w[3] = (uint32_t)component_idx;
+	return direct_commit(m, 4);
 }
 
 struct btf *btf_merge_finish(struct btf_merge *m, struct d2b_error *err)

@@ -155,6 +155,10 @@ struct btf_merge {
 	struct btf_merge_key_slot *kslots;
 	size_t kmask, knr;
 	uint64_t nr_dropped;	/* types not added so */
+	/* direct adds: each type's word in cur (built on first use) */
+	uint32_t *tidx;
+	size_t nr_tidx, cap_tidx;
+	size_t last_direct;	/* word of the last type added directly, or 0 */
 };
 
 /* Start an empty merge (split on BASE when not NULL). Returns 0 or -1. */
@@ -175,6 +179,24 @@ int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error
  * offset (0 for ref 0), or -1 with err set. */
 long btf_merge_str(struct btf_merge *m, const struct btf_raw *r, uint32_t ref,
 		   struct d2b_error *err);
+
+/*
+ * Types added after the last fragment, straight into the merge (the
+ * functions: btf_funcs.h's sink), when everything is still one block and
+ * not split on a base (prededup; btf_merge_direct_ok). They mirror libbpf's btf__add_func_proto,
+ * _func_param, _func and _decl_tag (same records, same strings in the same
+ * order, same negative errno), without its per-call string lookups.
+ * type_by_id reads the base's types and the merged ones; str() any final
+ * string offset (valid until the next string is added).
+ */
+bool btf_merge_direct_ok(const struct btf_merge *m);
+const struct btf_type *btf_merge_type_by_id(struct btf_merge *m, uint32_t id);
+const char *btf_merge_str_at(const struct btf_merge *m, uint32_t off);
+int btf_merge_add_func_proto(struct btf_merge *m, int ret_type_id);
+int btf_merge_add_func_param(struct btf_merge *m, const char *name, int type_id);
+int btf_merge_add_func(struct btf_merge *m, const char *name, int linkage, int proto_type_id);
+int btf_merge_add_decl_tag(struct btf_merge *m, const char *value, int ref_type_id,
+			   int component_idx);
 
 /* The libbpf btf holding everything merged (the caller frees it); M is
  * emptied either way. Returns NULL with err set. */

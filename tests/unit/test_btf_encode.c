@@ -105,6 +105,7 @@ static void test_selection(void)
 	struct btf_elf_funcs elf = { .funcs = efs, .nr = sizeof(efs) / sizeof(efs[0]) };
 	struct btf_func_set s = { 0 };
 	struct btf_funcs_result res;
+	struct btf_funcs_sink sink;
 	struct btf_features f;
 	struct d2b_error err = { 0 };
 	struct log_buf log = { { 0 } };
@@ -132,7 +133,8 @@ static void test_selection(void)
 	cand(&s, btf, 4, i_int, 1, p_int, BTF_FN_REORDERED | BTF_FN_UNEXPECTED_REG);
 	cand(&s, btf, 6, i_int, 1, p_int, BTF_FN_UNEXPECTED_REG);
 	cand(&s, btf, 5, i_int, 1, p_cint, 0);
-	CHECK(btf_funcs_emit(btf, &s, &elf, &f, log_line, &log, &res, &err) == 0, "%s", err.msg);
+	btf_funcs_libbpf_sink(&sink, btf);
+	CHECK(btf_funcs_emit(&sink, &s, &elf, &f, log_line, &log, &res, &err) == 0, "%s", err.msg);
 	CHECK(res.encoded == 3 && res.skipped == 4, "encoded %zu skipped %zu", res.encoded, res.skipped);
 	CHECK(func_id(btf, "good") > 0 && func_id(btf, "twice") > 0 && func_id(btf, "kf") > 0, "encoded ones");
 	CHECK(func_id(btf, "ambig") < 0 && func_id(btf, "inconsistent") < 0 &&
@@ -153,7 +155,7 @@ static void test_selection(void)
 	f.consistent_func = false;
 	cand(&s, btf, 2, i_int, 1, p_int, 0);
 	cand(&s, btf, 2, i_long, 1, p_int, 0);
-	CHECK(btf_funcs_emit(btf, &s, &elf, &f, NULL, NULL, &res, &err) == 0 && res.encoded == 1,
+	CHECK(btf_funcs_emit(&sink, &s, &elf, &f, NULL, NULL, &res, &err) == 0 && res.encoded == 1,
 	      "inconsistent without consistent_func");
 	CHECK(func_id(btf, "inconsistent") > 0, "inconsistent encoded");
 	btf_func_set_deinit(&s);
