@@ -612,17 +612,6 @@ static bool protos_match(const struct btf_funcs_sink *k, const struct btf_func_s
 	return true;
 }
 
-static int cand_cmp(const void *x, const void *y)
-{
-	const struct btf_func_cand *a = *(const struct btf_func_cand *const *)x;
-	const struct btf_func_cand *b = *(const struct btf_func_cand *const *)y;
-
-	if (a->elf_idx != b->elf_idx)
-		return a->elf_idx < b->elf_idx ? -1 : 1;
-	/* stable: the candidates' own order (CU order) */
-	return a < b ? -1 : a > b;
-}
-
 /* A copy of string OFF (adding strings may move them): in BUF when it
  * fits, else malloc'd into *HEAP (freed by the caller). NULL: no memory. */
 static const char *str_copy(const struct btf_funcs_sink *k, uint32_t off, char *buf,
@@ -736,18 +725,35 @@ int btf_funcs_emit(const struct btf_funcs_sink *sink, struct btf_func_set *set,
 		   struct d2b_error *err)
 {
 	struct btf_func_cand **order;
-	size_t i, j;
+	size_t i, j, *start;
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
 	if (!set->nr_cands)
 		return 0;
+	/* grouped by symbol, each group in CU order: a counting sort (stable)
+	 * on the ELF index; qsort's merge sort took a fifth of this phase */
 	order = malloc(set->nr_cands * sizeof(*order));
-	if (!order)
+	start = calloc(elf->nr + 1, sizeof(*start));
+	if (!order || !start) {
+		free(order);
+		free(start);
 		return d2b_error_oom(err);
+	}
+	for (i = 0; i < set->nr_cands; i++) {
+		if (set->cands[i].elf_idx >= elf->nr) {
+			free(order);
+			free(start);
+			return d2b_error_set(err, "function candidate names ELF symbol %u of %zu",
+					     set->cands[i].elf_idx, elf->nr);
+		}
+		start[set->cands[i].elf_idx + 1]++;
+	}
+	for (i = 0; i < elf->nr; i++)
+		start[i + 1] += start[i];
 	for (i = 0; i < set->nr_cands; i++)
-		order[i] = &set->cands[i];
-	qsort(order, set->nr_cands, sizeof(*order), cand_cmp);
+		order[start[set->cands[i].elf_idx]++] = &set->cands[i];
+	free(start);
 
 	for (i = 0; i < set->nr_cands; i = j) {
 		struct btf_func_cand *first = order[i];
