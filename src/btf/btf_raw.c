@@ -113,15 +113,12 @@ int btf_raw_index(struct btf_raw *r)
 
 int btf_raw_str(struct btf_raw *r, const char *s, uint32_t *ref)
 {
-	uint64_t h;
-	size_t len;
 	long e;
 
 	*ref = 0;
 	if (!s || !*s)
 		return 0;
-	h = btf_str_hash(s, &len);
-	e = btf_strtab_append(&r->strs, s, len, h);
+	e = btf_strtab_append_cstr(&r->strs, s);
 	if (e < 0)
 		return -ENOMEM;
 	*ref = (uint32_t)e + 1;

@@ -44,15 +44,28 @@ struct btf_strtab {
 	size_t mask;		/* number of slots - 1 (a power of two - 1) */
 };
 
-/* The hash of S (not NUL), its length in *LEN. Distinct strings of the
- * same length never share it (each step is a bijection of the state); the
- * slots use its low 32 bits. Inline: the encoder hashes every name it
- * writes. */
+#define BTF_STR_HASH_K 0x9e3779b97f4a7c15ull
+
+/* The hash's last steps: the length, then a final mix. */
+static inline uint64_t btf_str_hash_finish(uint64_t h, size_t n)
+{
+	h ^= n * 0xc2b2ae3d27d4eb4full;
+	h ^= h >> 32;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 29;
+	return h;
+}
+
+/* The hash of S (not NUL), its length in *LEN: 8 bytes a step, each step
+ * a bijection of the state, then the length: distinct strings of the same
+ * length never share it. The slots use its low 32 bits. Inline: the
+ * encoder hashes every name it writes (btf_strtab_append_cstr() computes
+ * the same hash while it copies). */
 static inline uint64_t btf_str_hash(const char *s, size_t *len)
 {
-	const uint64_t k = 0x9e3779b97f4a7c15ull;
+	const uint64_t k = BTF_STR_HASH_K;
 	size_t n = strlen(s), i = 0;
-	uint64_t h = n * k, v;
+	uint64_t h = k, v;
 
 	for (; i + 8 <= n; i += 8) {
 		memcpy(&v, s + i, 8);
@@ -64,11 +77,8 @@ static inline uint64_t btf_str_hash(const char *s, size_t *len)
 		memcpy(&v, s + i, n - i);
 		h = (h ^ v) * k;
 	}
-	h ^= h >> 32;
-	h *= 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 29;
 	*len = n;
-	return h;
+	return btf_str_hash_finish(h, n);
 }
 
 /* An empty table whose data starts with PREFIX (PREFIX_LEN bytes, may be
@@ -127,6 +137,60 @@ static inline long btf_strtab_append(struct btf_strtab *t, const char *s, size_t
 	t->ents[t->nr] = (struct btf_strtab_ent){ .off = (uint32_t)off, .len = (uint32_t)len,
 						  .hash = hash };
 	return (long)t->nr++;
+}
+
+/*
+ * btf_strtab_append() of C string S with its hash (btf_str_hash) computed
+ * while it is copied: one pass over the bytes, 8 at a time, instead of
+ * strlen, hash and copy. S must not be empty. A word read may pass S's
+ * NUL, never its page (so never into memory that is not mapped); builds
+ * with AddressSanitizer, which would flag those bytes, and big-endian hosts
+ * take the three passes.
+ */
+#if defined(__SANITIZE_ADDRESS__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#define BTF_STRTAB_FUSED 0
+#else
+#define BTF_STRTAB_FUSED 1
+#endif
+
+static inline long btf_strtab_append_cstr(struct btf_strtab *t, const char *s)
+{
+	const uint64_t k = BTF_STR_HASH_K, ones = 0x0101010101010101ull;
+	size_t len, i = 0, room = t->cap - t->len;
+	char *dst = t->data + t->len;
+	uint64_t h = k, v;
+
+	if (!BTF_STRTAB_FUSED || t->nr >= t->cap_ents || room < 64 || t->len > UINT32_MAX - 4096)
+		goto slow;
+	for (;;) {
+		uint64_t z;
+
+		if (((uintptr_t)(s + i) & 4095) > 4096 - 8 || i + 8 > room)
+			goto slow;
+		memcpy(&v, s + i, 8);
+		z = (v - ones) & ~v & (ones << 7);	/* the lowest set: the first NUL */
+		if (!z) {
+			memcpy(dst + i, &v, 8);
+			h = (h ^ v) * k;
+			h ^= h >> 29;
+			i += 8;
+			continue;
+		}
+		len = (size_t)__builtin_ctzll(z) / 8;	/* bytes before the NUL */
+		v &= len ? ~0ull >> (64 - 8 * len) : 0;
+		memcpy(dst + i, &v, 8);		/* the NUL and zeros after it */
+		if (len)
+			h = (h ^ v) * k;
+		len += i;
+		break;
+	}
+	t->ents[t->nr] = (struct btf_strtab_ent){ .off = (uint32_t)t->len, .len = (uint32_t)len,
+						  .hash = btf_str_hash_finish(h, len) };
+	t->len += len + 1;
+	return (long)t->nr++;
+slow:
+	h = btf_str_hash(s, &len);
+	return btf_strtab_append(t, s, len, h);
 }
 
 #endif

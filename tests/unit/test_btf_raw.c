@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <bpf/btf.h>
 
@@ -446,9 +447,49 @@ static void test_vlen_limit(void)
 	btf_raw_deinit(&r);
 }
 
+/* btf_strtab_append_cstr() copies and hashes in one pass: the same bytes,
+ * length and hash as btf_str_hash() + btf_strtab_append(), for every
+ * length and alignment, also for a string that ends at the end of a page
+ * followed by one that cannot be read. */
+static void test_append_cstr(void)
+{
+	long page = 4096;
+	char *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct btf_strtab t;
+
+	CHECK(map != MAP_FAILED && mprotect(map + page, page, PROT_NONE) == 0, "guard page");
+	if (map == MAP_FAILED)
+		return;
+	CHECK(btf_strtab_init(&t, NULL, 0) == 0 && btf_strtab_reserve(&t, 4096, 1 << 16) == 0, "init");
+	for (size_t n = 1; n <= 40; n++) {
+		for (size_t end = 0; end < 9; end++) {
+			/* the string's NUL sits END bytes before the guard page */
+			char *s = map + page - 1 - end - n;
+			size_t len;
+			uint64_t h;
+			long e;
+
+			for (size_t i = 0; i < n; i++)
+				s[i] = (char)('a' + (i * 7 + n) % 26);
+			s[n] = '\0';
+			memset(s + n + 1, 'x', end);	/* garbage after the NUL */
+			h = btf_str_hash(s, &len);
+			e = btf_strtab_append_cstr(&t, s);
+			CHECK(e >= 0 && t.ents[e].len == n && len == n && t.ents[e].hash == h &&
+			      !memcmp(t.data + t.ents[e].off, s, n + 1),
+			      "length %zu, %zu bytes before the page end", n, end);
+		}
+	}
+	/* hashes differ for strings that differ anywhere (same length) */
+	CHECK(t.ents[0].hash != t.ents[9].hash, "different strings, different hashes");
+	btf_strtab_deinit(&t);
+	munmap(map, 2 * page);
+}
+
 int main(void)
 {
 	test_strtab();
+	test_append_cstr();
 	test_vlen_limit();
 	test_merge();
 	test_empty();
