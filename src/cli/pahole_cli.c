@@ -95,6 +95,41 @@ static int consume(void *ctx, struct cu_model *cu, struct d2b_error *err)
 	return 0;
 }
 
+/*
+ * -C on a file read as DWARF first: open it with a lazy unit index, so
+ * only the headers of the units decoded until every name is found are
+ * read (cu_stream grows the index). Opens the ELF once, where
+ * cli_input_open() opens it to probe and again to read. Returns 0 opened,
+ * 1 when this is not that case (cli_input_open() then decides and reports
+ * the errors), -1 with err set.
+ */
+static int open_dwarf_lazy(struct cli_input *in, const char *path,
+			   const char *formats, struct d2b_error *err)
+{
+	struct d2b_error probe_err = { 0 };
+	struct elf_file *ef;
+
+	if (!path || (formats && (strncmp(formats, "dwarf", 5) ||
+				  (formats[5] && formats[5] != ','))))
+		return 1;
+	ef = elf_file_open(path, &probe_err);
+	if (!ef)
+		return 1;
+	if (!elf_file_find_section(ef, ".debug_info") &&
+	    !elf_file_find_section(ef, ".zdebug_info")) {
+		elf_file_close(ef);
+		return 1;
+	}
+	memset(in, 0, sizeof(*in));
+	if (dw_file_init_flags(&in->dwarf.dwarf, ef, DW_FILE_LAZY_UNITS, err)) {
+		elf_file_close(ef);
+		return -1;
+	}
+	in->dwarf.elf = ef;
+	in->format = CLI_FORMAT_DWARF;
+	return 0;
+}
+
 /* PATH NULL: the running kernel's BTF. FORMATS NULL: DWARF (pahole 1.24
  * reads a named file's DWARF unless -F says otherwise). */
 static int run_file(const char *path, const char *formats, const char *btf_base,
@@ -106,7 +141,8 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 	struct pahole_run r = { 0 };
 	int rc;
 
-	if (cli_input_open(&in, path, formats, btf_base, err))
+	rc = so->class_names ? open_dwarf_lazy(&in, path, formats, err) : 1;
+	if (rc < 0 || (rc > 0 && cli_input_open(&in, path, formats, btf_base, err)))
 		return -1;
 	r.sel = pahole_select_create(so, err);
 	if (!r.sel) {
@@ -119,6 +155,11 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 	copts.load.skip_locations = true;
 	copts.load.skip_line_files = true;
 	rc = cli_input_run(&in, &copts, consume, &r, err);
+	/* For tests: how much of the unit index a run needed (lazy with -C) */
+	if (in.format == CLI_FORMAT_DWARF && getenv("D2B_PAHOLE_STATS"))
+		fprintf(stderr, "d2b-stats: %zu unit headers indexed (%s)\n",
+			in.dwarf.dwarf.nr_units,
+			in.dwarf.dwarf.units_complete ? "all" : "lazy, stopped early");
 	if (rc && r.stopped) {
 		d2b_error_clear(err);
 		rc = 0;

@@ -133,30 +133,34 @@ static int parse_unit_header(const struct dw_file *df, int sec, uint64_t off,
 	return 0;
 }
 
-static int index_units(struct dw_file *df, int sec, size_t *cap, struct d2b_error *err)
+/* Append the unit whose header is at OFF of section SEC to the index. */
+static int index_one(struct dw_file *df, int sec, uint64_t off, struct d2b_error *err)
+{
+	struct dw_unit u;
+
+	if (parse_unit_header(df, sec, off, &u, err))
+		return -1;
+	if (df->nr_units == df->units_cap) {
+		size_t ncap = df->units_cap ? df->units_cap * 2 : 64;
+		struct dw_unit *n = realloc(df->units, ncap * sizeof(*n));
+
+		if (!n)
+			return d2b_error_oom(err);
+		df->units = n;
+		df->units_cap = ncap;
+	}
+	u.index = (uint32_t)df->nr_units;
+	df->units[df->nr_units++] = u;
+	return 0;
+}
+
+static int index_section(struct dw_file *df, int sec, struct d2b_error *err)
 {
 	const struct dw_section *s = &df->sec[sec];
-	uint64_t off = 0;
 
-	if (!s->data)
-		return 0;
-	while (off < s->size) {
-		struct dw_unit u;
-
-		if (parse_unit_header(df, sec, off, &u, err))
+	for (uint64_t off = 0; s->data && off < s->size; off = df->units[df->nr_units - 1].end)
+		if (index_one(df, sec, off, err))
 			return -1;
-		if (df->nr_units == *cap) {
-			size_t ncap = *cap ? *cap * 2 : 64;
-			struct dw_unit *n = realloc(df->units, ncap * sizeof(*n));
-			if (!n)
-				return d2b_error_oom(err);
-			df->units = n;
-			*cap = ncap;
-		}
-		u.index = (uint32_t)df->nr_units;
-		df->units[df->nr_units++] = u;
-		off = u.end;
-	}
 	return 0;
 }
 
@@ -203,8 +207,41 @@ static int index_signatures(struct dw_file *df, struct d2b_error *err)
 
 int dw_file_init(struct dw_file *df, struct elf_file *ef, struct d2b_error *err)
 {
-	size_t cap = 0;
+	return dw_file_init_flags(df, ef, 0, err);
+}
 
+/* Every unit of .debug_info is indexed: index .debug_types and the
+ * signatures, and mark the index complete. */
+static int finish_index(struct dw_file *df, struct d2b_error *err)
+{
+	df->nr_info_units = df->nr_units;
+	if (index_section(df, DW_SEC_TYPES, err) || index_signatures(df, err))
+		return -1;
+	df->units_complete = true;
+	return 0;
+}
+
+int dw_file_index_units(struct dw_file *df, size_t want, struct d2b_error *err)
+{
+	const struct dw_section *s = &df->sec[DW_SEC_INFO];
+
+	while (!df->units_complete && df->nr_units < want) {
+		if (df->next_unit_off >= s->size)
+			return finish_index(df, err);
+		if (index_one(df, DW_SEC_INFO, df->next_unit_off, err))
+			return -1;
+		df->nr_info_units = df->nr_units;
+		df->next_unit_off = df->units[df->nr_units - 1].end;
+	}
+	/* the last unit indexed may have been the last one */
+	if (!df->units_complete && df->next_unit_off >= s->size)
+		return finish_index(df, err);
+	return 0;
+}
+
+int dw_file_init_flags(struct dw_file *df, struct elf_file *ef, unsigned flags,
+		       struct d2b_error *err)
+{
 	memset(df, 0, sizeof(*df));
 	df->path = elf_file_path(ef);
 	df->elf = ef;
@@ -236,10 +273,11 @@ int dw_file_init(struct dw_file *df, struct elf_file *ef, struct d2b_error *err)
 		d2b_error_set(err, "%s: .debug_abbrev section missing", df->path);
 		goto fail;
 	}
-	if (index_units(df, DW_SEC_INFO, &cap, err))
-		goto fail;
-	df->nr_info_units = df->nr_units;
-	if (index_units(df, DW_SEC_TYPES, &cap, err) || index_signatures(df, err))
+	/* type units in .debug_types are looked up by signature from the
+	 * first unit on: such a file is indexed at once */
+	if ((flags & DW_FILE_LAZY_UNITS) && !df->sec[DW_SEC_TYPES].data)
+		return 0;
+	if (index_section(df, DW_SEC_INFO, err) || finish_index(df, err))
 		goto fail;
 	return 0;
 fail:
@@ -253,7 +291,9 @@ void dw_file_deinit(struct dw_file *df)
 	free(df->sigs);
 	df->units = NULL;
 	df->sigs = NULL;
-	df->nr_units = df->nr_info_units = df->nr_sigs = 0;
+	df->nr_units = df->nr_info_units = df->nr_sigs = df->units_cap = 0;
+	df->units_complete = false;
+	df->next_unit_off = 0;
 }
 
 const struct dw_unit *dw_file_unit_at(const struct dw_file *df, int sec,

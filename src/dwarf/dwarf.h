@@ -4,7 +4,8 @@
  *
  *   struct dw_file    the debug sections of one ELF and the index of its units
  *                     (built once by dw_file_init, immutable afterwards: any
- *                     number of threads may open units of it concurrently)
+ *                     number of threads may open units of it concurrently;
+ *                     a lazy index grows only while no unit is open)
  *   struct dw_cu      one unit opened for decoding by one thread: its
  *                     abbreviation table and the bases from its root DIE,
  *                     allocated in the caller's arena
@@ -87,14 +88,20 @@ struct dw_sig_entry {
 struct dw_file {
 	const char *path;
 	struct dw_section sec[DW_SEC_NR];
-	/* Units of .debug_info in section order, then those of .debug_types. */
+	/* Units of .debug_info in section order, then those of .debug_types.
+	 * A lazy file (DW_FILE_LAZY_UNITS) holds only a prefix of them until
+	 * units_complete: see dw_file_index_units(). */
 	struct dw_unit *units;
 	size_t nr_units;
 	size_t nr_info_units;	/* the first nr_info_units are in .debug_info */
-	/* Type units sorted by signature, for ref_sig8. */
+	/* Type units sorted by signature, for ref_sig8 (built once the index
+	 * is complete: none before). */
 	struct dw_sig_entry *sigs;
 	size_t nr_sigs;
 	uint16_t machine;	/* EM_* of the ELF */
+	bool units_complete;	/* every unit is indexed (always, unless lazy) */
+	size_t units_cap;	/* allocated entries of units */
+	uint64_t next_unit_off;	/* lazy: .debug_info offset of the next header */
 	const struct elf_file *elf;	/* the file, which outlives this */
 };
 
@@ -103,6 +110,36 @@ struct dw_file {
  * clear message on DWARF we cannot read (.gnu_debugaltlink supplementary
  * files, split DWARF skeletons without their .dwo). */
 int dw_file_init(struct dw_file *df, struct elf_file *ef, struct d2b_error *err);
+
+enum dw_file_flags {
+	/*
+	 * Read no unit header at open: the index grows on demand by
+	 * dw_file_index_units(), so a reader that stops early (pahole -C)
+	 * reads only the headers of the units it decodes. Ignored when the
+	 * file has .debug_types (type units are looked up by signature from
+	 * the start). Until units_complete: dw_file_type_unit() finds nothing
+	 * (decoding a unit that uses DW_FORM_ref_sig8 fails; index
+	 * everything and decode it again) and dw_file_unit_at() knows only
+	 * the indexed prefix.
+	 */
+	DW_FILE_LAZY_UNITS = 1,
+};
+
+/* dw_file_init with DW_FILE_* FLAGS. */
+int dw_file_init_flags(struct dw_file *df, struct elf_file *ef, unsigned flags,
+		       struct d2b_error *err);
+
+/*
+ * Lazy files: index units in section order until at least WANT are indexed
+ * (SIZE_MAX: all of them) or none is left, which sets units_complete and
+ * builds the signature index. Units already indexed keep their index but
+ * df->units may move: call it only while no unit of DF is open (no
+ * dw_cu, no pointer into df->units held; cu_stream calls it between its
+ * rounds). A no-op on complete files. Returns 0, or -1 with err set (a bad
+ * header: the file stays usable up to the units indexed before it).
+ */
+int dw_file_index_units(struct dw_file *df, size_t want, struct d2b_error *err);
+
 void dw_file_deinit(struct dw_file *df);
 
 /* Unit U has been decoded: its mapped pages need not stay in the RSS

@@ -22,7 +22,9 @@ struct cu_stream_options {
 	bool skip_type_units;		/* deliver compile units only */
 };
 
-int cu_stream_run(const struct dw_file *df, const struct cu_stream_options *opts,
+/* DF is not const: a lazy index (DW_FILE_LAZY_UNITS) is grown here, between
+ * the rounds of decoding, on the calling thread (see cu_stream.c). */
+int cu_stream_run(struct dw_file *df, const struct cu_stream_options *opts,
 		  cu_consumer_fn consume, void *ctx, struct pool_stats *stats,
 		  struct d2b_error *err);
 

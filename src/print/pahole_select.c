@@ -343,14 +343,12 @@ static const struct type *find_by_name(const struct cu_model *cu, const char *na
 	return NULL;
 }
 
+/* T: the type named ps->names[0] in CU, found already. */
 static void select_names(struct pahole_select *ps, struct cu_model *cu,
-			 struct layout_cache *lc, struct strbuf *out)
+			 const struct type *t, struct layout_cache *lc,
+			 struct strbuf *out)
 {
-	while (ps->nr_names > 0) {
-		const struct type *t = find_by_name(cu, ps->names[0]);
-
-		if (!t)
-			return;
+	for (; t; t = ps->nr_names ? find_by_name(cu, ps->names[0]) : NULL) {
 		memmove(ps->names, ps->names + 1, (ps->nr_names - 1) * sizeof(*ps->names));
 		ps->nr_names--;
 		/* with -C, pahole prints the layout whatever the formatter */
@@ -362,10 +360,15 @@ static void select_names(struct pahole_select *ps, struct cu_model *cu,
 int pahole_select_cu(struct pahole_select *ps, struct cu_model *cu,
 		     struct strbuf *out, struct d2b_error *err)
 {
+	const struct type *first = NULL;
 	struct layout_cache lc;
 	int ret = 0;
 
 	if (pahole_select_done(ps))
+		return 0;
+	/* -C: most units have none of the names (a name found nowhere means
+	 * every unit): they need no layout cache */
+	if (ps->names && !(first = find_by_name(cu, ps->names[0])))
 		return 0;
 	layout_cache_init(&lc, cu);
 	if (lc.oom) {
@@ -373,7 +376,7 @@ int pahole_select_cu(struct pahole_select *ps, struct cu_model *cu,
 		return d2b_error_oom(err);
 	}
 	if (ps->names)
-		select_names(ps, cu, &lc, out);
+		select_names(ps, cu, first, &lc, out);
 	else
 		ret = select_all(ps, cu, &lc, out, err);
 	if (!ret && (lc.oom || out->oom))
