@@ -135,7 +135,8 @@ static int apply_one_section(struct elf_file *ef, const struct elf_section *rs,
 	int rc = -1;
 	/* nearly every relocation of a debug section has one type: look
 	 * its howto up once per change */
-	uint32_t last_type = UINT32_MAX;
+	uint32_t last_type = 0;
+	bool have_howto = false;
 	struct reloc_howto h = { 0 };
 
 	if (elf_section_bytes(ef, rs->index, &rdata, &rsize, &rowned, err))
@@ -169,7 +170,7 @@ static int apply_one_section(struct elf_file *ef, const struct elf_section *rs,
 			type = ELF32_R_TYPE((uint32_t)info);
 			symi = ELF32_R_SYM((uint32_t)info);
 		}
-		if (type != last_type) {
+		if (!have_howto || type != last_type) {
 			h = (struct reloc_howto){ 0 };
 			if (!howto(ef->machine, type, &h)) {
 				d2b_error_at(err, ef->path, rs->name, off,
@@ -178,6 +179,7 @@ static int apply_one_section(struct elf_file *ef, const struct elf_section *rs,
 				goto out_syms;
 			}
 			last_type = type;
+			have_howto = true;
 		}
 		if (h.width == 0)
 			continue;

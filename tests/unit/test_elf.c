@@ -984,6 +984,24 @@ static void test_crafted_relocs(struct t *t)
 	}
 }
 
+/* An unknown relocation type as the first relocation (the howto cache
+ * must not take it for an already looked-up type). */
+static void test_reloc_type_max_first(struct t *t)
+{
+	uint8_t zero[32] = { 0 };
+	struct d2b_error err = { 0 };
+	struct elf_file *ef;
+	const struct elf_section *s;
+	const struct rel r[] = { { 0, 0xffffffffu, 1, 0 } };
+	struct image im = reloc_image(true, true, EM_X86_64, true, zero, r, 1, ET_REL);
+
+	s = load_mem(&im, ".debug_info", &ef, &err);
+	CHECK(t, !s && contains(err.msg, "unknown relocation type 4294967295"),
+	      "type 0xffffffff first: loaded=%d '%s'", s != NULL, err.msg);
+	elf_file_close(ef);
+	free(im.buf);
+}
+
 /* A compressed section in a 32-bit big-endian image (Elf32_Chdr). */
 static void test_crafted_compression(struct t *t)
 {
@@ -1349,6 +1367,7 @@ int main(void)
 	if (getenv("D2B_ELF_FUZZ_ROUNDS"))
 		rounds = atoi(getenv("D2B_ELF_FUZZ_ROUNDS"));
 	test_crafted_relocs(&t);
+	test_reloc_type_max_first(&t);
 	test_crafted_compression(&t);
 	test_broken_images(&t);
 	test_extended_indexes(&t);
