@@ -13,8 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <bpf/btf.h>
 
@@ -50,6 +52,20 @@ static void vlog(const struct btf_encode_ctx *ctx, const char *fmt, ...)
 }
 
 /* ---- context ---- */
+
+/* A seed no input can predict (getrandom; failing that, the clock and
+ * the addresses of this run). */
+static uint64_t random_seed(void)
+{
+	uint64_t seed = 0;
+	struct timespec ts;
+
+	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) == (ssize_t)sizeof(seed))
+		return seed;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	seed = (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^ (uint64_t)ts.tv_sec;
+	return seed ^ (uint64_t)(uintptr_t)&seed ^ (uint64_t)getpid() << 32;
+}
 
 /* qsort_r comparators over indexes into the symbol table; ties by index,
  * so a search finds the first match in table order, as a scan would. */
@@ -149,6 +165,7 @@ int btf_encode_ctx_init(struct btf_encode_ctx *ctx, struct elf_file *ef,
 	} else if (btf_elf_funcs_init(&ctx->funcs, ef, f->decl_tag_kfuncs && f->decl_tag, err)) {
 		return -1;
 	}
+	ctx->str_seed = random_seed();
 	if (index_objects(ctx)) {
 		btf_encode_ctx_deinit(ctx);
 		return d2b_error_oom(err);
@@ -1011,6 +1028,7 @@ struct btf_fragment *btf_encode_cu(const struct btf_encode_ctx *ctx,
 		d2b_error_oom(err);
 		goto fail;
 	}
+	frag->raw.strs.seed = ctx->str_seed;
 	if (encode_types(&e) || collect_functions(&e))
 		goto fail;
 	if ((ctx->features->var || ctx->features->global_var) && encode_variables(&e))
@@ -1323,6 +1341,7 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	}
 	if (btf_merge_init(&fe.merge, base, err))
 		goto fail;
+	fe.merge.strs.seed = ctx.str_seed;	/* as the fragments' */
 	fe.merge.prededup = !opts->no_prededup;
 	for (size_t i = 0; i < df->nr_units; i++)
 		if (unit_wanted(&df->units[i]))

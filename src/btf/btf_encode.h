@@ -102,6 +102,11 @@ struct btf_encode_ctx {
 	 * scan of the table (a module has ~10^4 symbols and ~10^3 variables) */
 	uint32_t *obj_by_value, *obj_by_name;
 	size_t nr_obj;
+	/* Seed of the fragments' and the merge's string hashes, random per
+	 * run: the pre-dedup's keys take those hashes, and an unseeded hash
+	 * lets crafted DWARF make two different types share a key. Nothing
+	 * in the output depends on it. */
+	uint64_t str_seed;
 	bool verbose;
 	btf_log_fn log;
 	void *log_ctx;

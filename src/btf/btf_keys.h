@@ -12,8 +12,12 @@
  * two strings in the same place of otherwise identical records (some pair
  * of a kernel's ~10^6 strings collides in 64 bits with odds of ~2^-25 a
  * build, and then only matters if they sit so), or of two keys in 96 bits
- * (~2^-56). The hashes are not seeded: DWARF crafted to collide could merge
- * two types, which libbpf would not. So dropping the later one and pointing
+ * (~2^-56). Strings enter by the fragment's 64-bit string hash
+ * (btf_strtab.h), which the encoder seeds at random per run: without a
+ * seed, two names that collide are easy to build, and DWARF crafted so
+ * could make two different types share a key, which libbpf would keep
+ * apart; with it, a collision is as unlikely for crafted input as for any.
+ * Nothing in the output depends on the seed. So dropping the later one and pointing
  * its users at the earlier changes nothing libbpf's dedup would decide: it
  * would have made the earlier one canonical for both (if libbpf would have
  * failed to merge two exact repeats, we merge them: t6030/t6040 show no

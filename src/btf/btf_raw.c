@@ -68,6 +68,9 @@ static int grow_types(struct btf_raw *r, size_t cap)
 int btf_raw_reserve(struct btf_raw *r, size_t types, size_t words, size_t fixes,
 		    size_t strs, size_t str_bytes)
 {
+	if (types > SIZE_MAX / 8 || words > SIZE_MAX / 8 || fixes > SIZE_MAX / 8 ||
+	    strs > SIZE_MAX / 32)
+		return -1;
 	if (grow_types(r, types + 2))
 		return -1;
 	if (words > r->cap) {
@@ -203,6 +206,7 @@ static void grow_last(struct btf_raw *r, size_t n, bool kflag)
 
 	*info = info_of(kind_of(*info), vlen_of(*info) + 1, kflag || kflag_of(*info));
 	r->len += n;
+	r->indexed = false;	/* the last type's end moved: btf_raw_index() again */
 }
 
 /* The last type has 65535 entries, all a record's vlen holds: one more
@@ -726,12 +730,14 @@ static int grow_u32(uint32_t **p, size_t *cap, size_t want)
 /* Fix the string and type words of record DST (copied from R's local id
  * ID at word W), whose fix-ups are F .. FEND. */
 static inline int fix_record(struct btf_merge *m, const struct btf_raw *r, uint32_t id,
-			     uint32_t *dst, size_t w, size_t f, size_t fend,
+			     uint32_t *dst, size_t w, size_t len, size_t f, size_t fend,
 			     const struct btf_merge_block *b, struct d2b_error *err)
 {
 	for (; f < fend; f++) {
 		uint32_t at = (r->fix[f] >> 1) - (uint32_t)w;
 
+		if ((r->fix[f] >> 1) < w || at >= len)
+			return d2b_error_set(err, "BTF fragment fix-up %zu is outside type %u", f, id);
 		/* the intern probes miss the cache: hint ahead (the hashes
 		 * are known, the worker computed them) */
 		if (f + STR_PREFETCH < r->nr_fix && (r->fix[f + STR_PREFETCH] & 1) &&
@@ -780,17 +786,23 @@ static int tidx_push(struct btf_merge *m, size_t word)
 static int copy_kept_indexed(struct btf_merge *m, const struct btf_raw *r,
 			     struct btf_merge_block *b, struct d2b_error *err)
 {
+	size_t end = 0;	/* of the last record copied: records do not overlap */
+
 	for (uint32_t id = 1; id <= r->nr_types; id++) {
 		size_t w = r->type_off[id], len = r->type_off[id + 1] - w;
 		uint32_t *dst = b->words + b->len;
 
 		if (m->tmap[id] != b->first_id + b->nr_types)
 			continue;
+		if (w < end || r->type_off[id + 1] < w || r->type_off[id + 1] > r->len ||
+		    r->type_fix[id + 1] < r->type_fix[id] || r->type_fix[id + 1] > r->nr_fix)
+			return d2b_error_set(err, "BTF fragment index of type %u is out of range", id);
 		if (tidx_push(m, b->len))
 			return d2b_error_oom(err);
 		memcpy(dst, r->words + w, len * sizeof(*dst));
-		if (fix_record(m, r, id, dst, w, r->type_fix[id], r->type_fix[id + 1], b, err))
+		if (fix_record(m, r, id, dst, w, len, r->type_fix[id], r->type_fix[id + 1], b, err))
 			return -1;
+		end = w + len;
 		b->len += len;
 		b->nr_types++;
 		m->nr_types++;
@@ -1091,7 +1103,7 @@ static long intern_cstr(struct btf_merge *m, const char *s)
 	struct d2b_error err;
 	size_t len;
 
-	e.hash = btf_str_hash(s, &len);
+	e.hash = btf_str_hash_seeded(s, &len, m->strs.seed);
 	e.len = (uint32_t)len;
 	e.off = 0;
 	return intern(m, s, &e, &err);

@@ -111,6 +111,8 @@ static int grow_ents_to(struct btf_strtab *t, size_t want)
 
 int btf_strtab_reserve(struct btf_strtab *t, size_t nr, size_t bytes)
 {
+	if (nr > SIZE_MAX / sizeof(struct btf_strtab_ent) - t->nr || bytes > SIZE_MAX / 2 - t->len)
+		return -1;
 	return grow_data(t, bytes) || grow_ents_to(t, t->nr + nr) ? -1 : 0;
 }
 

@@ -36,6 +36,7 @@ struct btf_strtab_ent {
 };
 
 struct btf_strtab {
+	uint64_t seed;		/* of the hashes append_cstr computes (0 unless set) */
 	char *data;
 	size_t len, cap;
 	struct btf_strtab_ent *ents;	/* by entry index */
@@ -56,16 +57,19 @@ static inline uint64_t btf_str_hash_finish(uint64_t h, size_t n)
 	return h;
 }
 
-/* The hash of S (not NUL), its length in *LEN: 8 bytes a step, each step
- * a bijection of the state, then the length: distinct strings of the same
- * length never share it. The slots use its low 32 bits. Inline: the
- * encoder hashes every name it writes (btf_strtab_append_cstr() computes
- * the same hash while it copies). */
-static inline uint64_t btf_str_hash(const char *s, size_t *len)
+/* The hash of S (not NUL) under SEED, its length in *LEN: 8 bytes a step
+ * (xor, multiply, xor-shift), then the length and a final mix. Two strings
+ * that differ in one 8-byte word never share it; strings that differ in
+ * more can (one is easily built for another without a seed: the encoder
+ * seeds its tables at random per run, so that DWARF cannot be crafted to
+ * make the pre-dedup's keys, which take these hashes, collide). The slots
+ * use its low 32 bits. Inline: the encoder hashes every name it writes
+ * (btf_strtab_append_cstr() computes the same hash while it copies). */
+static inline uint64_t btf_str_hash_seeded(const char *s, size_t *len, uint64_t seed)
 {
 	const uint64_t k = BTF_STR_HASH_K;
 	size_t n = strlen(s), i = 0;
-	uint64_t h = k, v;
+	uint64_t h = k ^ seed, v;
 
 	for (; i + 8 <= n; i += 8) {
 		memcpy(&v, s + i, 8);
@@ -79,6 +83,12 @@ static inline uint64_t btf_str_hash(const char *s, size_t *len)
 	}
 	*len = n;
 	return btf_str_hash_finish(h, n);
+}
+
+/* Unseeded (tables that only index, never key). */
+static inline uint64_t btf_str_hash(const char *s, size_t *len)
+{
+	return btf_str_hash_seeded(s, len, 0);
 }
 
 /* An empty table whose data starts with PREFIX (PREFIX_LEN bytes, may be
@@ -140,15 +150,19 @@ static inline long btf_strtab_append(struct btf_strtab *t, const char *s, size_t
 }
 
 /*
- * btf_strtab_append() of C string S with its hash (btf_str_hash) computed
- * while it is copied: one pass over the bytes, 8 at a time, instead of
+ * btf_strtab_append() of C string S with its hash (btf_str_hash_seeded
+ * with the table's seed) computed while it is copied: one pass over the bytes, 8 at a time, instead of
  * strlen, hash and copy. S must not be empty. A word read may pass S's
  * NUL, never its page (so never into memory that is not mapped); builds
  * with AddressSanitizer, which would flag those bytes, and big-endian hosts
  * take the three passes.
  */
-#if defined(__SANITIZE_ADDRESS__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#define BTF_STRTAB_FUSED 0
+#ifndef __has_feature
+#define __has_feature(x) 0	/* GCC before 14 */
+#endif
+#if defined(__SANITIZE_ADDRESS__) || __has_feature(address_sanitizer) || \
+	__has_feature(memory_sanitizer) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#define BTF_STRTAB_FUSED 0	/* sanitizers (GCC's and clang's) would flag the bytes past the NUL */
 #else
 #define BTF_STRTAB_FUSED 1
 #endif
@@ -158,10 +172,12 @@ static inline long btf_strtab_append_cstr(struct btf_strtab *t, const char *s)
 	const uint64_t k = BTF_STR_HASH_K, ones = 0x0101010101010101ull;
 	size_t len, i = 0, room = t->cap - t->len;
 	char *dst = t->data + t->len;
-	uint64_t h = k, v;
+	uint64_t h = k ^ t->seed, v;
 
 	if (!BTF_STRTAB_FUSED || t->nr >= t->cap_ents || room < 64 || t->len > UINT32_MAX - 4096)
 		goto slow;
+	if (room > 4096)
+		room = 4096;	/* so that len + 1 <= 4096 keeps the offsets in 32 bits */
 	for (;;) {
 		uint64_t z;
 
@@ -189,7 +205,7 @@ static inline long btf_strtab_append_cstr(struct btf_strtab *t, const char *s)
 	t->len += len + 1;
 	return (long)t->nr++;
 slow:
-	h = btf_str_hash(s, &len);
+	h = btf_str_hash_seeded(s, &len, t->seed);
 	return btf_strtab_append(t, s, len, h);
 }
 

@@ -246,10 +246,93 @@ static void test_fields(void)
 		btf_raw_deinit(&base[i]);
 }
 
+/* int (1), long (2), then the record under test (returned) of one more
+ * kind, in VARIANT v (0: the base): every word of it changes the key */
+static int build_word_variant(struct btf_raw *r, int kind, int v)
+{
+	CHECK(btf_raw_init(r) == 0, "init");
+	CHECK(btf_raw_add_int(r, "int", 4, BTF_INT_SIGNED) == 1, "int");
+	CHECK(btf_raw_add_int(r, "long", 8, BTF_INT_SIGNED) == 2, "long");
+	switch (kind) {
+	case 0: /* enum64: lo / hi / signed */
+		CHECK(btf_raw_add_enum64(r, "e", 8, v == 3) == 3, "e64");
+		CHECK(btf_raw_add_enum64_value(r, "A", v == 1 ? 2 : v == 2 ? (1ull << 32) | 1 : 1) == 0, "A");
+		return 3;
+	case 1: /* int: size / encoding */
+		CHECK(btf_raw_add_int(r, "x", v == 1 ? 8 : 4, v == 2 ? 0 : BTF_INT_SIGNED) == 3, "x");
+		return 3;
+	case 2: /* fwd struct vs union */
+		CHECK(btf_raw_add_fwd(r, "f", v == 1 ? BTF_FWD_UNION : BTF_FWD_STRUCT) == 3, "fwd");
+		return 3;
+	case 3: /* enum signed (kflag) */
+		CHECK(btf_raw_add_enum(r, "e", 4) == 3, "e");
+		CHECK(btf_raw_add_enum_value(r, "A", v == 1 ? -1 : 0xffffffffll) == 0, "A");
+		return 3;
+	case 4: /* decl_tag component_idx / value / target */
+		CHECK(btf_raw_add_struct(r, "s", 8) == 3, "s");
+		CHECK(btf_raw_add_field(r, "a", 1, 0, 0) == 0, "a");
+		CHECK(btf_raw_add_field(r, "b", 1, 32, 0) == 0, "b");
+		CHECK(btf_raw_add_decl_tag(r, v == 2 ? "u" : "t", 3, v == 1 ? 1 : 0) == 4, "tag");
+		return 4;
+	case 5: /* type_tag value */
+		CHECK(btf_raw_add_type_tag(r, v == 1 ? "u" : "t", 1) == 3, "tt");
+		return 3;
+	case 6: /* typedef name, ptr vs const */
+		if (v == 2)
+			CHECK(btf_raw_add_const(r, 1) == 3, "c");
+		else if (v == 3)
+			CHECK(btf_raw_add_ptr(r, 1) == 3, "p");
+		else
+			CHECK(btf_raw_add_typedef(r, v == 1 ? "u" : "t", 1) == 3, "td");
+		return 3;
+	case 7: /* float size */
+		CHECK(btf_raw_add_float(r, "double", v == 1 ? 16 : 8) == 3, "fl");
+		return 3;
+	case 8: /* bitfield size only */
+		CHECK(btf_raw_add_struct(r, "s", 8) == 3, "s");
+		CHECK(btf_raw_add_field(r, "a", 1, 0, v == 1 ? 4 : 3) == 0, "a");
+		return 3;
+	}
+	return 0;
+}
+
+static void test_more_fields(void)
+{
+	static const int nv[] = { 4, 3, 2, 2, 3, 2, 4, 2, 2 };
+
+	for (int kind = 0; kind < 9; kind++) {
+		struct btf_raw b;
+		int id = build_word_variant(&b, kind, 0);
+
+		CHECK(btf_keys_compute(&b, &b.keys) == 0 && !(!b.keys[id].lo && !b.keys[id].hi),
+		      "kind %d keyed", kind);
+		for (int v = 1; v < nv[kind]; v++) {
+			struct btf_raw r;
+			int id2 = build_word_variant(&r, kind, v);
+
+			CHECK(btf_keys_compute(&r, &r.keys) == 0, "compute");
+			CHECK(id2 == id && (r.keys[id].lo != b.keys[id].lo || r.keys[id].hi != b.keys[id].hi),
+			      "kind %d variant %d keeps the key", kind, v);
+			btf_raw_deinit(&r);
+		}
+		/* same again: same key */
+		{
+			struct btf_raw r;
+
+			build_word_variant(&r, kind, 0);
+			CHECK(btf_keys_compute(&r, &r.keys) == 0 && r.keys[id].lo == b.keys[id].lo &&
+			      r.keys[id].hi == b.keys[id].hi, "kind %d same content, other key", kind);
+			btf_raw_deinit(&r);
+		}
+		btf_raw_deinit(&b);
+	}
+	}
+
 int main(void)
 {
 	test_keys();
 	test_fields();
+	test_more_fields();
 	test_unkeyed();
 	test_merge();
 	return check_done();

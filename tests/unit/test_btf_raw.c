@@ -486,10 +486,28 @@ static void test_append_cstr(void)
 	munmap(map, 2 * page);
 }
 
+/* btf_raw_index() marks the fragment indexed; any later record or member
+ * (which moves the last type's end) clears it, so the merge walks. */
+static void test_index_stale(void)
+{
+	struct btf_raw r;
+
+	CHECK(btf_raw_init(&r) == 0, "init");
+	CHECK(btf_raw_add_int(&r, "int", 4, BTF_INT_SIGNED) == 1, "int");
+	CHECK(btf_raw_add_struct(&r, "s", 4) == 2, "s");
+	CHECK(btf_raw_index(&r) == 0 && r.indexed && r.type_off[3] == r.len &&
+	      r.type_off[2] == 4 && r.type_fix[3] == r.nr_fix, "indexed");
+	CHECK(btf_raw_add_field(&r, "x", 1, 0, 0) == 0 && !r.indexed, "a member clears it");
+	CHECK(btf_raw_index(&r) == 0 && r.indexed && r.type_off[3] == r.len, "indexed again");
+	CHECK(btf_raw_add_ptr(&r, 2) == 3 && !r.indexed, "a type clears it");
+	btf_raw_deinit(&r);
+}
+
 int main(void)
 {
 	test_strtab();
 	test_append_cstr();
+	test_index_stale();
 	test_vlen_limit();
 	test_merge();
 	test_empty();
