@@ -138,13 +138,22 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 {
 	struct cli_input in;
 	struct cu_stream_options copts = { 0 };
+	struct pahole_select_opts sel_opts;
 	struct pahole_run r = { 0 };
 	int rc;
 
 	rc = so->class_names ? open_dwarf_lazy(&in, path, formats, err) : 1;
 	if (rc < 0 || (rc > 0 && cli_input_open(&in, path, formats, btf_base, err)))
 		return -1;
-	r.sel = pahole_select_create(so, err);
+	sel_opts = *so;
+	if (in.format == CLI_FORMAT_DWARF && in.dwarf.dwarf.sec[DW_SEC_STR].data) {
+		const struct dw_section *str = &in.dwarf.dwarf.sec[DW_SEC_STR];
+
+		/* mapped (or decompressed) for as long as the file is open */
+		sel_opts.names_lo = (const char *)str->data;
+		sel_opts.names_hi = (const char *)str->data + str->size;
+	}
+	r.sel = pahole_select_create(&sel_opts, err);
 	if (!r.sel) {
 		cli_input_close(&in);
 		return -1;

@@ -214,15 +214,19 @@ static void struct_key(struct strbuf *key, const struct type *t)
 	}
 }
 
-/* A name as one word: up to 7 bytes inline, tagged with a top byte of
- * 0xff (which no user-space pointer has), else its address. */
-static uint64_t name_word(const char *s, bool *usable)
+/* A name as one word: its address when it lies in the run's string
+ * section (o->names_lo..hi: not read at all), else up to 7 bytes inline,
+ * tagged with a top byte of 0xff (which no user-space pointer has), else
+ * its address. */
+static uint64_t name_word(const struct pahole_select_opts *o, const char *s, bool *usable)
 {
 	uint64_t w = 0;
 	size_t n;
 
 	if (!s)
 		return 0;
+	if (s >= o->names_lo && s < o->names_hi)
+		return (uintptr_t)s;
 	n = strnlen(s, 8);
 	if (n < 8) {
 		memcpy(&w, s, n);
@@ -244,22 +248,34 @@ static uint64_t name_word(const char *s, bool *usable)
  * mapped file (or the BTF string section), which outlives every unit: an
  * address is never reused for another string. Returns false when the key
  * cannot be built that way. */
-static bool struct_ptr_key(struct strbuf *key, const struct type *t)
+static bool struct_ptr_key(const struct pahole_select_opts *o, struct strbuf *key,
+			   const struct type *t)
 {
 	bool usable = true;
+	uint64_t w[3];
+	char *p;
 
 	strbuf_reset(key);
-	key_add_u64(key, name_word(t->name, &usable));
-	key_add_u64(key, t->size);
+	/* 8 bytes a word, written in place: this runs for every struct */
+	p = strbuf_room(key, (2 + 3 * (size_t)t->composite.nr_members) * sizeof(uint64_t));
+	if (!p)
+		return true;	/* key->oom: the caller reports it */
+	w[0] = name_word(o, t->name, &usable);
+	w[1] = t->size;
+	memcpy(p, w, 2 * sizeof(uint64_t));
+	p += 2 * sizeof(uint64_t);
 	for (uint32_t i = 0; i < t->composite.nr_members; i++) {
 		const struct member *m = &t->composite.members[i];
 
 		if (m->is_static)
 			continue;
-		key_add_u64(key, name_word(m->name, &usable));
-		key_add_u64(key, m->bit_offset);
-		key_add_u64(key, m->bit_size);
+		w[0] = name_word(o, m->name, &usable);
+		w[1] = m->bit_offset;
+		w[2] = m->bit_size;
+		memcpy(p, w, sizeof(w));
+		p += sizeof(w);
 	}
+	strbuf_advance(key, (size_t)(p - key->buf) - key->len);
 	return usable;
 }
 
@@ -268,7 +284,7 @@ static bool struct_ptr_key(struct strbuf *key, const struct type *t)
 static int already_printed(struct pahole_select *ps, const struct type *t,
 			   struct strbuf *key)
 {
-	if (struct_ptr_key(key, t)) {
+	if (struct_ptr_key(&ps->o, key, t)) {
 		if (key->oom)
 			return -1;
 		if (keyset_has(&ps->seen_ptrs, key->buf, key->len))

@@ -33,6 +33,10 @@ struct pahole_select_opts {
 	enum pahole_mode mode;
 	const char *class_names;	/* -C value, NULL for all */
 	struct pahole_print_opts print;
+	/* Optional: a string section that outlives the run (a DWARF file's
+	 * .debug_str): a name inside it is known by its address alone, so
+	 * a struct seen before is recognised without reading its names. */
+	const char *names_lo, *names_hi;
 };
 
 struct pahole_select;

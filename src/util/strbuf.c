@@ -52,6 +52,11 @@ void strbuf_add(struct strbuf *sb, const char *s, size_t n)
 	sb->buf[sb->len] = '\0';
 }
 
+char *strbuf_room(struct strbuf *sb, size_t n)
+{
+	return strbuf_grow(sb, n) ? sb->buf + sb->len : NULL;
+}
+
 void strbuf_puts(struct strbuf *sb, const char *s)
 {
 	strbuf_add(sb, s, strlen(s));

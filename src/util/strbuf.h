@@ -29,6 +29,14 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Append n copies of c. */
 void strbuf_fill(struct strbuf *sb, char c, size_t n);
+/* Room for N more bytes at the end, to be written by the caller and then
+ * kept with strbuf_advance(sb, N); NULL when out of memory. */
+char *strbuf_room(struct strbuf *sb, size_t n);
+static inline void strbuf_advance(struct strbuf *sb, size_t n)
+{
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
 /* The contents ("" when empty); valid until the next append. */
 static inline const char *strbuf_str(const struct strbuf *sb)
 {
