@@ -60,33 +60,66 @@ static int leave_last(struct dw_cursor *c, struct d2b_error *err)
 	return 0;
 }
 
+/* dw_cursor_next's errors, out of line: the loop keeps its registers. */
+static int __attribute__((noinline, cold))
+next_error(struct dw_cursor *c, const uint8_t *at, uint64_t code, struct d2b_error *err)
+{
+	if (!code)
+		return dw_error(c->cu, at, err, "truncated abbreviation code");
+	return dw_error(c->cu, at, err, "abbreviation code %llu does not exist",
+			(unsigned long long)code);
+}
+
 int dw_cursor_next(struct dw_cursor *c, struct dw_die *die, struct d2b_error *err)
 {
 	const struct dw_cu *cu = c->cu;
+	const uint8_t *p, *end = c->end;
+	uint32_t depth;
 
 	if (leave_last(c, err))
 		return -1;
+	/* position and depth in registers, stored back once */
+	p = c->pos;
+	depth = c->depth;
 	for (;;) {
-		const uint8_t *at = c->pos;
+		const uint8_t *at = p;
 		uint64_t code;
 		const struct dw_abbrev *ab;
 
-		if (c->pos >= c->end)
+		if (p >= end) {
+			c->pos = p;
+			c->depth = depth;
 			return 0;
-		if (!rd_uleb(&c->pos, c->end, &code))
-			return dw_error(cu, at, err, "truncated abbreviation code");
-		if (!code) {
-			if (c->depth == 0) {
-				/* Padding after the root DIE's tree. */
-				continue;
+		}
+		/* ULEB128: one byte, or two (a unit with over 127
+		 * abbreviations), or the general reader */
+		code = *p++;
+		if (code & 0x80) {
+			if (p < end && !(*p & 0x80)) {
+				code = (code & 0x7f) | (uint64_t)*p++ << 7;
+			} else {
+				p = at;
+				if (!rd_uleb(&p, end, &code)) {
+					c->pos = at;
+					c->depth = depth;
+					return next_error(c, at, 0, err);
+				}
 			}
-			c->depth--;
+		}
+		if (!code) {
+			/* the end of a list of children; at depth 0, padding
+			 * after the root DIE's tree */
+			if (depth)
+				depth--;
 			continue;
 		}
-		ab = dw_cu_abbrev(cu, code);
+		/* dw_cu_abbrev's dense case inline */
+		ab = code - 1 < cu->abbrevs.nr_dense ? cu->abbrevs.dense[code - 1] :
+						       dw_cu_abbrev(cu, code);
+		c->pos = p;
+		c->depth = depth;
 		if (!ab)
-			return dw_error(cu, at, err, "abbreviation code %llu does not exist",
-					(unsigned long long)code);
+			return next_error(c, at, code, err);
 		/* built in registers and stored twice: filling c->last field
 		 * by field and then copying it out read it back before the
 		 * stores landed (a store-forwarding stall, ~a third of this
@@ -94,8 +127,8 @@ int dw_cursor_next(struct dw_cursor *c, struct dw_die *die, struct d2b_error *er
 		struct dw_die d = {
 			.offset = (uint64_t)(at - cu->sec->data),
 			.abbrev = ab,
-			.attrs = c->pos,
-			.depth = c->depth,
+			.attrs = p,
+			.depth = depth,
 		};
 		c->last = d;
 		c->last_attrs_skipped = false;
@@ -191,13 +224,6 @@ int dw_cursor_attrs(struct dw_cursor *c, struct dw_attr *out, size_t max,
 	c->pos = p;
 	c->last_attrs_skipped = true;
 	return n;
-}
-
-void dw_cursor_attrs_done(struct dw_cursor *c, const uint8_t *after, uint64_t sibling)
-{
-	c->pos = after;
-	c->last_attrs_skipped = true;
-	c->last_sibling = sibling;
 }
 
 int dw_die_attr(const struct dw_cu *cu, const struct dw_die *die,

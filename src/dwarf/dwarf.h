@@ -376,8 +376,14 @@ static inline int dw_form_read_fast(const struct dw_cu *cu, unsigned form,
 int dw_form_fixed_size(unsigned form, const struct dw_unit *u);
 /* The caller decoded the last DIE's attributes itself, up to AFTER; SIBLING
  * is its DW_AT_sibling (section offset), 0 if none or unknown, for
- * dw_cursor_skip_children(). */
-void dw_cursor_attrs_done(struct dw_cursor *c, const uint8_t *after, uint64_t sibling);
+ * dw_cursor_skip_children(). Inline: a loader calls it for every DIE. */
+static inline void dw_cursor_attrs_done(struct dw_cursor *c, const uint8_t *after,
+					uint64_t sibling)
+{
+	c->pos = after;
+	c->last_attrs_skipped = true;
+	c->last_sibling = sibling;
+}
 
 /* Decode one attribute of DIE by name. Returns 1 found, 0 absent, -1 error. */
 int dw_die_attr(const struct dw_cu *cu, const struct dw_die *die,
