@@ -44,6 +44,9 @@ static int cmp_abbrev_code(const void *a, const void *b)
  * Two passes over the table: count abbreviations and attributes (validating
  * everything), then fill arrays allocated once in the arena.
  */
+/* The standard forms (DW_FORM_addr 0x01 .. DW_FORM_addrx4 0x2c) */
+#define DW_FORM_COMMON_MAX 0x2c
+
 static int parse_abbrevs(struct dw_cu *cu, struct d2b_error *err)
 {
 	const struct dw_section *s = &cu->file->sec[DW_SEC_ABBREV];
@@ -52,6 +55,16 @@ static int parse_abbrevs(struct dw_cu *cu, struct d2b_error *err)
 	size_t nr_abbrevs = 0, nr_attrs = 0, max_code = 0;
 	struct dw_abbrev *abbrevs;
 	struct dw_abbrev_attr *attrs;
+	/* dw_form_fixed_size() of the standard forms for this unit, looked
+	 * up once: called per attribute it was a switch (mispredicted) twice
+	 * for each of the ~10^6 attribute specifications of a kernel */
+	int8_t fsize[DW_FORM_COMMON_MAX + 1];
+
+	for (unsigned f = 0; f <= DW_FORM_COMMON_MAX; f++) {
+		int sz = dw_form_fixed_size(f, cu->unit);
+
+		fsize[f] = (int8_t)(sz > 127 ? -1 : sz);
+	}
 
 	for (;;) {
 		const uint8_t *at = p;
@@ -79,7 +92,8 @@ static int parse_abbrevs(struct dw_cu *cu, struct d2b_error *err)
 				return abbrev_error(cu, ap, err, "invalid attribute specification");
 			if (form == DW_FORM_implicit_const && !rd_sleb(&p, end, &ic))
 				return abbrev_error(cu, ap, err, "truncated implicit constant");
-			if (dw_form_fixed_size((unsigned)form, cu->unit) == -2) {
+			if ((form > DW_FORM_COMMON_MAX || fsize[form] == -2) &&
+			    dw_form_fixed_size((unsigned)form, cu->unit) == -2) {
 				char buf[64];
 				snprintf(buf, sizeof(buf), "unknown form 0x%llx", (unsigned long long)form);
 				return abbrev_error(cu, ap, err, buf);
@@ -120,7 +134,8 @@ static int parse_abbrevs(struct dw_cu *cu, struct d2b_error *err)
 			attrs->implicit_const = 0;
 			if (form == DW_FORM_implicit_const)
 				rd_sleb(&p, end, &attrs->implicit_const);
-			int sz = dw_form_fixed_size((unsigned)form, cu->unit);
+			int sz = form <= DW_FORM_COMMON_MAX ? fsize[form]
+							    : dw_form_fixed_size((unsigned)form, cu->unit);
 			if (sz < 0 || fixed < 0)
 				fixed = -1;
 			else
