@@ -823,47 +823,24 @@ static int copy_kept(struct btf_merge *m, const struct btf_raw *r,
 
 	for (uint32_t id = 1; id <= r->nr_types; id++) {
 		uint32_t len = w + 3 <= r->len ? btf_record_words(r->words + w) : 0;
-		bool keep = m->tmap[id] == b->first_id + b->nr_types;
 		uint32_t *dst = b->words + b->len;
+		size_t fend = f;
 
 		if (!len || w + len > r->len || (f < r->nr_fix && (r->fix[f] >> 1) < w))
 			return d2b_error_set(err, "BTF fragment record %u does not walk", id);
-		if (keep && tidx_push(m, b->len))
-			return d2b_error_oom(err);
-		if (keep)
+		while (fend < r->nr_fix && (r->fix[fend] >> 1) < w + len)
+			fend++;
+		if (m->tmap[id] == b->first_id + b->nr_types) {	/* kept */
+			if (tidx_push(m, b->len))
+				return d2b_error_oom(err);
 			memcpy(dst, r->words + w, len * sizeof(*dst));
-		for (; f < r->nr_fix && (r->fix[f] >> 1) < w + len; f++) {
-			uint32_t at = (r->fix[f] >> 1) - (uint32_t)w;
-
-			/* the intern probes miss the cache: hint ahead (the
-			 * hashes are known, the worker computed them) */
-			if (f + STR_PREFETCH < r->nr_fix && (r->fix[f + STR_PREFETCH] & 1) &&
-			    (r->fix[f + STR_PREFETCH] >> 1) < r->len) {
-				uint32_t ref = r->words[r->fix[f + STR_PREFETCH] >> 1];
-
-				if (ref && ref <= r->strs.nr && m->map[ref] == MAP_UNSET)
-					btf_strtab_prefetch_slot(&m->strs, r->strs.ents[ref - 1].hash);
-			}
-			if (!keep)
-				continue;
-			if (r->fix[f] & 1) {
-				long off = btf_merge_str(m, r, dst[at], err);
-
-				if (off < 0)
-					return -1;
-				dst[at] = (uint32_t)off;
-			} else {
-				if (!dst[at] || dst[at] > r->nr_types)
-					return d2b_error_set(err, "BTF fragment record %u refers to type %u of %u",
-							     id, dst[at], r->nr_types);
-				dst[at] = m->tmap[dst[at]] - b->first_id + 1;
-			}
-		}
-		if (keep) {
+			if (fix_record(m, r, id, dst, w, len, f, fend, b, err))
+				return -1;
 			b->len += len;
 			b->nr_types++;
 			m->nr_types++;
 		}
+		f = fend;
 		w += len;
 	}
 	if (w != r->len || f != r->nr_fix)

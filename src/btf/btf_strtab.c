@@ -119,18 +119,7 @@ int btf_strtab_reserve(struct btf_strtab *t, size_t nr, size_t bytes)
 /* Room for one more entry. */
 static int grow_ents(struct btf_strtab *t)
 {
-	size_t cap;
-	struct btf_strtab_ent *e;
-
-	if (t->nr < t->cap_ents)
-		return 0;
-	cap = t->cap_ents ? t->cap_ents * 2 : 256;
-	e = realloc(t->ents, cap * sizeof(*e));
-	if (!e)
-		return -1;
-	t->ents = e;
-	t->cap_ents = cap;
-	return 0;
+	return grow_ents_to(t, t->nr + 1);
 }
 
 /* Index entry OFF (known absent) under HASH. */
@@ -179,14 +168,7 @@ long btf_strtab_add_at(struct btf_strtab *t, uint32_t off, size_t len, uint64_t 
 
 long btf_strtab_append_slow(struct btf_strtab *t, const char *s, size_t len, uint64_t hash)
 {
-	size_t off = t->len;
-
 	if (t->len + len + 1 > UINT32_MAX || grow_data(t, len + 1) || grow_ents(t))
 		return -1;
-	memcpy(t->data + off, s, len);
-	t->data[off + len] = '\0';
-	t->len += len + 1;
-	t->ents[t->nr] = (struct btf_strtab_ent){ .off = (uint32_t)off, .len = (uint32_t)len,
-						  .hash = hash };
-	return (long)t->nr++;
+	return btf_strtab_append(t, s, len, hash);	/* now with room */
 }
