@@ -156,11 +156,12 @@ int btf_elf_funcs_index(struct btf_elf_funcs *t)
 	t->mask = cap - 1;
 	for (size_t i = 0; i < t->nr; i++) {
 		size_t len, j;
+		uint64_t h = btf_str_hash(t->funcs[i].name, &len);
 
-		j = btf_str_hash(t->funcs[i].name, &len) & t->mask;
+		j = h & t->mask;
 		while (t->index[j])
 			j = (j + 1) & t->mask;
-		t->index[j] = (uint32_t)i + 1;
+		t->index[j] = (h >> 32 << 32) | ((uint64_t)i + 1);
 	}
 	return 0;
 }
@@ -257,10 +258,14 @@ long btf_elf_funcs_find(const struct btf_elf_funcs *t, const char *name)
 	}
 	h = btf_str_hash(name, &len);
 	for (size_t j = h & t->mask; t->index[j]; j = (j + 1) & t->mask) {
-		const char *n = t->funcs[t->index[j] - 1].name;
+		uint64_t slot = t->index[j];
+		const char *n;
 
+		if (slot >> 32 != h >> 32)
+			continue;
+		n = t->funcs[(uint32_t)slot - 1].name;
 		if (!strncmp(n, name, len) && !n[len])
-			return (long)t->index[j] - 1;
+			return (long)(uint32_t)slot - 1;
 	}
 	return -1;
 }

@@ -44,10 +44,12 @@ struct btf_elf_func {
 struct btf_elf_funcs {
 	struct btf_elf_func *funcs;	/* sorted by name */
 	size_t nr;
-	/* By name hash, open addressing: index + 1, 0 empty (every unit
-	 * looks up each of its functions: a binary search of ~45 k names
-	 * was 16 string compares, each a cache miss) */
-	uint32_t *index;
+	/* By name hash, open addressing: (the hash's high 32 bits << 32) |
+	 * (index + 1), 0 empty (every unit looks up each of its functions: a
+	 * binary search of ~45 k names was 16 string compares, each a cache
+	 * miss; the hash in the slot spares a compare for every slot that
+	 * holds another name, and for every name that is not a symbol) */
+	uint64_t *index;
 	size_t mask;
 };
 
