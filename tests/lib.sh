@@ -40,6 +40,8 @@
 #                          modules/*.ko) when D2B_CORPUS=1 (fetches it) or
 #                          when a complete cached copy exists; else return 1
 #                          (always 1 with D2B_CORPUS=0)
+#   fail MSG / d2b_finish  count a failed check and go on / end with the tally
+#                          (the test counts its checks in $checked)
 #   d2b_tmpdir             print a per-test temporary directory (created on
 #                          the first call), removed when the test exits. It is
 #                          removed by an EXIT trap set when this file is
@@ -58,6 +60,22 @@ d2b_skip() {
 d2b_fail() {
 	echo "FAIL: $*" >&2
 	exit 1
+}
+
+# Tests that make many checks and report each failure: fail MSG prints one
+# FAIL line and goes on; count each check in $checked; d2b_finish prints the
+# tally and exits 0 only when some check ran and none failed.
+fails=0
+checked=0
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+d2b_finish() {
+	[ "$checked" -gt 0 ] || d2b_fail "nothing compared"
+	echo "$checked comparisons: $fails failures"
+	[ "$fails" -eq 0 ]
 }
 
 d2b_need_cmd() {

@@ -25,11 +25,6 @@ OURS="$D2B_BUILD/pahole"
 ORACLE=$(command -v pahole)
 [ -n "$ORACLE" ] && [ "$("$ORACLE" --version 2>/dev/null)" = v1.24 ] || ORACLE=
 tmp=$(d2b_tmpdir)
-fails=0 checked=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
 
 # stats FILE NAMES [OPTS]: the stats line of a lazy run
 stats() {
@@ -135,6 +130,4 @@ if corpus=$(d2b_corpus) && [ -s "$corpus/vmlinux" ]; then
 	fi
 fi
 
-[ "$checked" -gt 0 ] || d2b_fail "nothing compared"
-echo "$checked comparisons: $fails failures"
-[ $fails -eq 0 ]
+d2b_finish
