@@ -41,6 +41,35 @@ static uint32_t kflag_of(uint32_t info)
 
 /* ---- the fragment builder ---- */
 
+/* Room for WANT entries in *P (capacity *CAP), doubling from 1024. */
+static int grow_u32(uint32_t **p, size_t *cap, size_t want)
+{
+	size_t ncap = *cap ? *cap : 1024;
+	uint32_t *np;
+
+	if (want <= *cap)
+		return 0;
+	while (ncap < want)
+		ncap *= 2;
+	np = realloc(*p, ncap * sizeof(*np));
+	if (!np)
+		return -1;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
+/* Exactly N entries in *P (its capacity grown to N by the caller). */
+static int realloc_u32(uint32_t **p, size_t n)
+{
+	uint32_t *np = realloc(*p, n * sizeof(*np));
+
+	if (!np)
+		return -1;
+	*p = np;
+	return 0;
+}
+
 int btf_raw_init(struct btf_raw *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -49,18 +78,10 @@ int btf_raw_init(struct btf_raw *r)
 
 static int grow_types(struct btf_raw *r, size_t cap)
 {
-	uint32_t *off, *fix;
-
 	if (cap <= r->cap_types)
 		return 0;
-	off = realloc(r->type_off, cap * sizeof(*off));
-	if (!off)
+	if (realloc_u32(&r->type_off, cap) || realloc_u32(&r->type_fix, cap))
 		return -1;
-	r->type_off = off;
-	fix = realloc(r->type_fix, cap * sizeof(*fix));
-	if (!fix)
-		return -1;
-	r->type_fix = fix;
 	r->cap_types = cap;
 	return 0;
 }
@@ -74,19 +95,13 @@ int btf_raw_reserve(struct btf_raw *r, size_t types, size_t words, size_t fixes,
 	if (grow_types(r, types + 2))
 		return -1;
 	if (words > r->cap) {
-		uint32_t *w = realloc(r->words, words * sizeof(*w));
-
-		if (!w)
+		if (realloc_u32(&r->words, words))
 			return -1;
-		r->words = w;
 		r->cap = words;
 	}
 	if (fixes > r->cap_fix) {
-		uint32_t *f = realloc(r->fix, fixes * sizeof(*f));
-
-		if (!f)
+		if (realloc_u32(&r->fix, fixes))
 			return -1;
-		r->fix = f;
 		r->cap_fix = fixes;
 	}
 	return btf_strtab_reserve(&r->strs, strs, str_bytes);
@@ -131,19 +146,7 @@ int btf_raw_str(struct btf_raw *r, const char *s, uint32_t *ref)
 /* Room for N more words at r->words + r->len, or NULL. */
 static uint32_t *room(struct btf_raw *r, size_t n)
 {
-	if (r->len + n > r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 1024;
-		uint32_t *w;
-
-		while (cap < r->len + n)
-			cap *= 2;
-		w = realloc(r->words, cap * sizeof(*w));
-		if (!w)
-			return NULL;
-		r->words = w;
-		r->cap = cap;
-	}
-	return r->words + r->len;
+	return grow_u32(&r->words, &r->cap, r->len + n) ? NULL : r->words + r->len;
 }
 
 
@@ -151,15 +154,8 @@ static int add_fix(struct btf_raw *r, size_t word, bool is_str)
 {
 	if (word > UINT32_MAX >> 1)
 		return -E2BIG;
-	if (r->nr_fix == r->cap_fix) {
-		size_t cap = r->cap_fix ? r->cap_fix * 2 : 1024;
-		uint32_t *f = realloc(r->fix, cap * sizeof(*f));
-
-		if (!f)
-			return -ENOMEM;
-		r->fix = f;
-		r->cap_fix = cap;
-	}
+	if (grow_u32(&r->fix, &r->cap_fix, r->nr_fix + 1))
+		return -ENOMEM;
 	r->fix[r->nr_fix++] = (uint32_t)(word << 1) | is_str;
 	return 0;
 }
@@ -710,22 +706,6 @@ static uint32_t kslots_find_or_put(struct btf_merge *m, const struct btf_key *k,
 	return 0;
 }
 
-static int grow_u32(uint32_t **p, size_t *cap, size_t want)
-{
-	size_t ncap = *cap ? *cap : 1024;
-	uint32_t *np;
-
-	if (want <= *cap)
-		return 0;
-	while (ncap < want)
-		ncap *= 2;
-	np = realloc(*p, ncap * sizeof(*np));
-	if (!np)
-		return -1;
-	*p = np;
-	*cap = ncap;
-	return 0;
-}
 
 /* Fix the string and type words of record DST (copied from R's local id
  * ID at word W), whose fix-ups are F .. FEND. */
@@ -767,17 +747,10 @@ static inline int fix_record(struct btf_merge *m, const struct btf_raw *r, uint3
  * the direct adds' type_by_id. 0 or -1 (no memory). */
 static int tidx_push(struct btf_merge *m, size_t word)
 {
-	if (!m->prededup || m->nr_tidx != m->cur.nr_types)
-		return 0;	/* not kept up: tidx_update() walks the block */
-	if (m->nr_tidx == m->cap_tidx) {
-		size_t cap = m->cap_tidx ? m->cap_tidx * 2 : 1u << 16;
-		uint32_t *t = realloc(m->tidx, cap * sizeof(*t));
-
-		if (!t)
-			return -1;
-		m->tidx = t;
-		m->cap_tidx = cap;
-	}
+	if (!m->prededup)
+		return 0;
+	if (grow_u32(&m->tidx, &m->cap_tidx, m->nr_tidx + 1))
+		return -1;
 	m->tidx[m->nr_tidx++] = (uint32_t)word;
 	return 0;
 }
@@ -1024,46 +997,14 @@ bool btf_merge_direct_ok(const struct btf_merge *m)
 	return m->prededup && !m->base && !m->btf && m->nr_blocks == 1;
 }
 
-/* tidx covers every type of cur: index the ones added since last time. */
-static int tidx_update(struct btf_merge *m)
-{
-	const struct btf_merge_block *b = &m->cur;
-	size_t w = HDR_WORDS;
-
-	if (m->nr_tidx == b->nr_types)
-		return 0;
-	if (m->cap_tidx < b->nr_types) {
-		size_t cap = b->nr_types + b->nr_types / 4 + 1024;
-		uint32_t *t = realloc(m->tidx, cap * sizeof(*t));
-
-		if (!t)
-			return -1;
-		m->tidx = t;
-		m->cap_tidx = cap;
-	}
-	if (m->nr_tidx) {
-		w = m->tidx[m->nr_tidx - 1];
-		w += btf_record_words(b->words + w);
-	}
-	for (size_t i = m->nr_tidx; i < b->nr_types; i++) {
-		uint32_t len = w + 3 <= b->len ? btf_record_words(b->words + w) : 0;
-
-		if (!len || w + len > b->len)
-			return -1;
-		m->tidx[i] = (uint32_t)w;
-		w += len;
-	}
-	m->nr_tidx = b->nr_types;
-	return 0;
-}
-
-const struct btf_type *btf_merge_type_by_id(struct btf_merge *m, uint32_t id)
+const struct btf_type *btf_merge_type_by_id(const struct btf_merge *m, uint32_t id)
 {
 	const struct btf_merge_block *b = &m->cur;
 
 	if (id < m->start_id)
 		return m->base ? btf__type_by_id(m->base, id) : NULL;
-	if (!btf_merge_direct_ok(m) || id - b->first_id >= b->nr_types || tidx_update(m))
+	/* every type of the one block went through tidx_push() */
+	if (!btf_merge_direct_ok(m) || m->nr_tidx != b->nr_types || id - b->first_id >= b->nr_types)
 		return NULL;
 	return (const struct btf_type *)(b->words + m->tidx[id - b->first_id]);
 }

@@ -155,7 +155,8 @@ struct btf_merge {
 	struct btf_merge_key_slot *kslots;
 	size_t kmask, knr;
 	uint64_t nr_dropped;	/* types not added so */
-	/* direct adds: each type's word in cur (built on first use) */
+	/* with prededup: each type's word in cur, in id order (the direct
+	 * adds' type_by_id) */
 	uint32_t *tidx;
 	size_t nr_tidx, cap_tidx;
 	size_t last_direct;	/* word of the last type added directly, or 0 */
@@ -190,7 +191,7 @@ long btf_merge_str(struct btf_merge *m, const struct btf_raw *r, uint32_t ref,
  * string offset (valid until the next string is added).
  */
 bool btf_merge_direct_ok(const struct btf_merge *m);
-const struct btf_type *btf_merge_type_by_id(struct btf_merge *m, uint32_t id);
+const struct btf_type *btf_merge_type_by_id(const struct btf_merge *m, uint32_t id);
 const char *btf_merge_str_at(const struct btf_merge *m, uint32_t off);
 int btf_merge_add_func_proto(struct btf_merge *m, int ret_type_id);
 int btf_merge_add_func_param(struct btf_merge *m, const char *name, int type_id);
