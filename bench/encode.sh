@@ -121,7 +121,7 @@ for p in "decode+encode wall" "decode+encode worker CPU" merge "merge after the 
 	"types dropped in merge") prog='match($0, /\([0-9]+ repeated/) { print substr($0, RSTART + 1, RLENGTH - 10) }' ;;
 	functions) prog=$(num ', functions') ;;
 	dedup) prog=$(num 'stats: dedup') ;;
-	"types into dedup") prog='match($0, /\([0-9]+ ->/) { print substr($0, RSTART + 1, RLENGTH - 4) }' ;;
+	"types into dedup") prog='match($0, /[0-9]+ -> [0-9]+ types/) { s = substr($0, RSTART, RLENGTH); sub(/ .*/, "", s); print s }' ;;
 	write) prog=$(num ', write') ;;
 	"peak RSS KiB after decode+encode") prog=$(num 'peak RSS') ;;
 	"peak RSS KiB after merge") prog='match($0, /, [0-9]+ after merge/) { s = substr($0, RSTART + 2, RLENGTH); sub(/ .*/, "", s); print s }' ;;

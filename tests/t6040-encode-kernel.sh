@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # BTF encoder at kernel scale: encode the corpus vmlinux with -j2, bpftool
 # and libbpf accept it, and it is about as big as pahole's; the merge's
-# pre-dedup drops most repeated types and changes no byte of the result
-# (skip without the corpus; D2B_CORPUS=1 fetches it).
+# pre-dedup drops most repeated types and changes no byte of the result,
+# nor does our own dedup (against libbpf's, with and without pre-dedup) (skip without the corpus; D2B_CORPUS=1 fetches it).
 . "$D2B_SRC/tests/lib.sh"
 d2b_need_cmd bpftool
 corpus=$(d2b_corpus) || d2b_skip "no kernel corpus (D2B_CORPUS=1 fetches it)"
@@ -24,6 +24,11 @@ dropped=$(sed -n 's/.*(\([0-9]*\) repeated types dropped.*/\1/p' "$tmp/stats")
 "$D2B" encode -j1 --no_prededup --btf_features=encode_force,var,float,enum64,decl_tag,type_tag \
 	--btf_encode_detached="$tmp/all.btf" "$corpus/vmlinux" || d2b_fail "encode --no_prededup"
 cmp "$tmp/vmlinux.btf" "$tmp/all.btf" || d2b_fail "pre-dedup changed the BTF"
+grep -q "^stats: dedup .*(ours, " "$tmp/stats" ||
+	d2b_fail "our dedup did not run (the types went to libbpf)"
+"$D2B" encode -j2 --libbpf_dedup --btf_features=encode_force,var,float,enum64,decl_tag,type_tag \
+	--btf_encode_detached="$tmp/lib.btf" "$corpus/vmlinux" || d2b_fail "encode --libbpf_dedup"
+cmp "$tmp/vmlinux.btf" "$tmp/lib.btf" || d2b_fail "our dedup differs from libbpf's"
 size=$(stat -c %s "$tmp/vmlinux.btf")
 [ "$size" -gt 3000000 ] && [ "$size" -lt 6000000 ] || d2b_fail "implausible BTF size $size"
 echo "ok ($size bytes)"

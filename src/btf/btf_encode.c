@@ -1212,7 +1212,8 @@ static int var_sec_cmp(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-static int add_datasecs(struct file_enc *fe, struct d2b_error *err)
+/* The DATASECs of the variables: into the merge (DIRECT) or fe->btf. */
+static int add_datasecs(struct file_enc *fe, bool direct, struct d2b_error *err)
 {
 	size_t i = 0, j;
 
@@ -1225,14 +1226,20 @@ static int add_datasecs(struct file_enc *fe, struct d2b_error *err)
 		for (j = i; j < fe->nr_vars && fe->vars[j].shndx == fe->vars[i].shndx; j++)
 			;
 		last = &fe->vars[j - 1];
-		id = btf__add_datasec(fe->btf, fe->ctx->sections[fe->vars[i].shndx].name,
-				      last->offset + last->size);
+		id = direct ? btf_merge_add_datasec(&fe->merge,
+						    fe->ctx->sections[fe->vars[i].shndx].name,
+						    last->offset + last->size)
+			    : btf__add_datasec(fe->btf, fe->ctx->sections[fe->vars[i].shndx].name,
+					       last->offset + last->size);
 		if (id < 0)
 			return d2b_error_set(err, "cannot add DATASEC %s (libbpf error %d)",
 					     fe->ctx->sections[fe->vars[i].shndx].name, id);
 		for (size_t k = i; k < j; k++) {
 			const struct btf_var_sec *v = &fe->vars[k];
-			int rc = btf__add_datasec_var_info(fe->btf, v->var_id, v->offset, v->size);
+			int rc = direct ? btf_merge_add_datasec_var_info(&fe->merge, v->var_id,
+									 v->offset, v->size)
+					: btf__add_datasec_var_info(fe->btf, v->var_id, v->offset,
+								    v->size);
 
 			if (rc < 0)
 				return d2b_error_set(err, "cannot add variable to DATASEC %s (libbpf error %d)",
@@ -1319,6 +1326,7 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	struct file_enc fe = { .df = df, .opts = opts };
 	struct pool_stats ps = { 0 };
 	struct btf_funcs_result fr;
+	struct d2b_error dedup_err = { 0 };
 	size_t *units = NULL, nr = 0;
 	double t0, c0;
 	bool direct;
@@ -1365,38 +1373,57 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	direct = btf_merge_direct_ok(&fe.merge);
 	if (direct && emit_functions(&fe, &ctx, true, &fr, stats, err))
 		goto fail;
-
-	/* the merged fragments become one libbpf btf */
-	t0 = now_s(CLOCK_MONOTONIC);
-	c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
 	stats->types_dropped = fe.merge.nr_dropped;
-	fe.btf = btf_merge_finish(&fe.merge, err);
-	if (!fe.btf)
-		goto fail;
-	stats->build_s = now_s(CLOCK_MONOTONIC) - t0;
-	stats->merge_s += stats->build_s;
-	stats->build_cpu_s = now_s(CLOCK_THREAD_CPUTIME_ID) - c0;
-	stats->rss_merged_kb = peak_rss_kb();
-	stats->merge_cpu_s += stats->build_cpu_s;
-
-	if (!direct && emit_functions(&fe, &ctx, false, &fr, stats, err))
-		goto fail;
-
-	t0 = now_s(CLOCK_MONOTONIC);
 	stats->vars = fe.nr_vars;
-	if (add_datasecs(&fe, err))
-		goto fail;
-	stats->datasec_s = now_s(CLOCK_MONOTONIC) - t0;
 
-	stats->types_before_dedup = btf__type_cnt(fe.btf) - 1;
-
-	t0 = now_s(CLOCK_MONOTONIC);
-	if (btf__type_cnt(fe.btf) > 1) {
-		rc = btf__dedup(fe.btf, NULL);
-		if (rc) {
-			d2b_error_set(err, "%s: btf__dedup failed: %s", elf_file_path(ef),
-				      rc == -ELOOP ? "the types refer to each other in a loop" : strerror(-rc));
+	if (direct && !opts->libbpf_dedup) {
+		/* the DATASECs too, then our own dedup: libbpf only parses
+		 * the result */
+		t0 = now_s(CLOCK_MONOTONIC);
+		if (add_datasecs(&fe, true, err))
 			goto fail;
+		stats->datasec_s = now_s(CLOCK_MONOTONIC) - t0;
+		stats->types_before_dedup = btf_merge_nr_types(&fe.merge);
+		stats->own_dedup = true;
+		stats->rss_merged_kb = peak_rss_kb();
+		t0 = now_s(CLOCK_MONOTONIC);
+		fe.btf = btf_merge_finish_dedup(&fe.merge, &dedup_err);
+		if (!fe.btf) {
+			d2b_error_set(err, "%s: %s", elf_file_path(ef), dedup_err.msg);
+			goto fail;
+		}
+	} else {
+		/* the merged fragments become one libbpf btf */
+		t0 = now_s(CLOCK_MONOTONIC);
+		c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+		fe.btf = btf_merge_finish(&fe.merge, err);
+		if (!fe.btf)
+			goto fail;
+		stats->build_s = now_s(CLOCK_MONOTONIC) - t0;
+		stats->merge_s += stats->build_s;
+		stats->build_cpu_s = now_s(CLOCK_THREAD_CPUTIME_ID) - c0;
+		stats->rss_merged_kb = peak_rss_kb();
+		stats->merge_cpu_s += stats->build_cpu_s;
+
+		if (!direct && emit_functions(&fe, &ctx, false, &fr, stats, err))
+			goto fail;
+
+		t0 = now_s(CLOCK_MONOTONIC);
+		if (add_datasecs(&fe, false, err))
+			goto fail;
+		stats->datasec_s = now_s(CLOCK_MONOTONIC) - t0;
+
+		stats->types_before_dedup = btf__type_cnt(fe.btf) - 1;
+
+		t0 = now_s(CLOCK_MONOTONIC);
+		if (btf__type_cnt(fe.btf) > 1) {
+			rc = btf__dedup(fe.btf, NULL);
+			if (rc) {
+				d2b_error_set(err, "%s: btf__dedup failed: %s", elf_file_path(ef),
+					      rc == -ELOOP ? "the types refer to each other in a loop"
+							   : strerror(-rc));
+				goto fail;
+			}
 		}
 	}
 	stats->dedup_s = now_s(CLOCK_MONOTONIC) - t0;

@@ -14,7 +14,9 @@
  *               others appended, their strings interned in one table;
  *               candidates' ids and strings remapped through the same maps)
  *               ─► function selection (btf_funcs.h) ─► DATASECs
- *               ─► btf__dedup ─► the caller writes btf__raw_data()
+ *               ─► our dedup (btf_dedup.h: libbpf's rules and bytes;
+ *               libbpf's btf__dedup for split BTF) ─► the caller writes
+ *               btf__raw_data()
  *
  * The bytes are those that appending each CU's own libbpf btf with
  * btf__add_btf and deduplicating gives (the encoder's first design), only
@@ -56,6 +58,10 @@ struct btf_encode_options {
 	 * does, instead of dropping exact repeats in the merge (btf_keys.h).
 	 * Same output, slower: for tests and benchmarks. */
 	bool no_prededup;
+	/* Deduplicate with libbpf's btf__dedup, as before our own
+	 * (btf_dedup.h), which gives the same bytes: for tests and
+	 * benchmarks. Split BTF (a base) always goes through libbpf. */
+	bool libbpf_dedup;
 };
 
 struct btf_encode_stats {
@@ -73,6 +79,7 @@ struct btf_encode_stats {
 	size_t max_alive;	/* most fragments alive at once */
 	size_t cus, cus_excluded;
 	size_t types_before_dedup, types;
+	bool own_dedup;		/* ours (btf_dedup.h), not libbpf's */
 	size_t types_dropped;	/* exact repeats dropped in the merge */
 	/* peak RSS so far (KiB) after the parallel phase, the merge into
 	 * libbpf, and dedup: which phase sets the peak */

@@ -12,6 +12,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "btf/btf_dedup.h"
 #include "btf/btf_wire.h"
 
 #define MAX_TYPE_ID 0x7fffffff	/* libbpf's BTF_MAX_NR_TYPES */
@@ -1146,6 +1147,101 @@ int btf_merge_add_decl_tag(struct btf_merge *m, const char *value, int ref_type_
 	w[2] = (uint32_t)ref_type_id;
 	w[3] = (uint32_t)component_idx;
 	return direct_commit(m, 4);
+}
+
+int btf_merge_add_datasec(struct btf_merge *m, const char *name, uint32_t byte_sz)
+{
+	uint32_t *w;
+	long off;
+
+	if (!name || !name[0])
+		return -EINVAL;
+	off = direct_name(m, name);
+	if (off < 0)
+		return (int)off;
+	if (!(w = direct_room(m, 3)))
+		return -ENOMEM;
+	w[0] = (uint32_t)off;
+	w[1] = info_of(BTF_KIND_DATASEC, 0, 0);
+	w[2] = byte_sz;
+	return direct_commit(m, 3);
+}
+
+int btf_merge_add_datasec_var_info(struct btf_merge *m, int var_type_id, uint32_t offset,
+				   uint32_t byte_sz)
+{
+	struct btf_merge_block *b = &m->cur;
+	uint32_t *info;
+
+	if (!m->last_direct || kind_of(b->words[m->last_direct + 1]) != BTF_KIND_DATASEC ||
+	    !type_id_ok(var_type_id))
+		return -EINVAL;
+	if (vlen_of(b->words[m->last_direct + 1]) == 0xffff)
+		return -E2BIG;
+	if (block_room(b, 3))
+		return -ENOMEM;
+	b->words[b->len] = (uint32_t)var_type_id;
+	b->words[b->len + 1] = offset;
+	b->words[b->len + 2] = byte_sz;
+	b->len += 3;
+	info = &b->words[m->last_direct + 1];
+	*info = info_of(BTF_KIND_DATASEC, vlen_of(*info) + 1, 0);
+	return 0;
+}
+
+uint32_t btf_merge_nr_types(const struct btf_merge *m)
+{
+	return m->nr_types;
+}
+
+/*
+ * Our own deduplication (btf_dedup.h) on the one block, then the block
+ * with our strings behind it becomes the libbpf btf (one parse): libbpf
+ * never sees the types before deduplication.
+ */
+struct btf *btf_merge_finish_dedup(struct btf_merge *m, struct d2b_error *err)
+{
+	struct btf_merge_block *b = &m->cur;
+	struct btf_dedup_types t = {
+		.words = b->words, .first = HDR_WORDS, .len = b->len - HDR_WORDS,
+		.nr_types = b->nr_types,
+		.off = m->nr_tidx == b->nr_types ? m->tidx : NULL,
+	};
+	struct btf_header hdr = {
+		.magic = BTF_MAGIC, .version = BTF_VERSION,
+		.hdr_len = sizeof(struct btf_header),
+	};
+	struct btf *btf = NULL;
+	size_t total;
+
+	if (!btf_merge_direct_ok(m)) {
+		d2b_error_set(err, "BTF dedup: the merged types are not one block");
+		goto out;
+	}
+	if (btf_dedup(&t, err))
+		goto out;
+	b->len = HDR_WORDS + t.len;
+	b->nr_types = t.nr_types;
+	hdr.type_len = (uint32_t)(t.len * 4);
+	hdr.str_off = hdr.type_len;
+	hdr.str_len = (uint32_t)m->strs.len;
+	total = sizeof(hdr) + t.len * 4 + m->strs.len;
+	if (total > UINT32_MAX) {
+		d2b_error_set(err, "BTF dedup: %zu bytes of BTF, more than BTF allows", total);
+		goto out;
+	}
+	if (block_room(b, (m->strs.len + 3) / 4)) {
+		d2b_error_oom(err);
+		goto out;
+	}
+	memcpy(b->words, &hdr, sizeof(hdr));
+	memcpy(b->words + b->len, m->strs.data, m->strs.len);
+	btf = btf__new(b->words, (uint32_t)total);
+	if (!btf)
+		d2b_error_set(err, "cannot parse the deduplicated BTF (libbpf error %d)", -errno);
+out:
+	btf_merge_deinit(m);
+	return btf;
 }
 
 struct btf *btf_merge_finish(struct btf_merge *m, struct d2b_error *err)

@@ -199,6 +199,18 @@ int btf_merge_add_func(struct btf_merge *m, const char *name, int linkage, int p
 int btf_merge_add_decl_tag(struct btf_merge *m, const char *value, int ref_type_id,
 			   int component_idx);
 
+/* The DATASEC records, directly too (as btf__add_datasec and
+ * btf__add_datasec_var_info), and the count of types merged so far. */
+int btf_merge_add_datasec(struct btf_merge *m, const char *name, uint32_t byte_sz);
+int btf_merge_add_datasec_var_info(struct btf_merge *m, int var_type_id, uint32_t offset,
+				   uint32_t byte_sz);
+uint32_t btf_merge_nr_types(const struct btf_merge *m);
+
+/* With everything one block (btf_merge_direct_ok): deduplicate the types
+ * ourselves (btf_dedup.h) and return the result as a libbpf btf (the
+ * caller frees it); M is emptied either way. NULL with err set. */
+struct btf *btf_merge_finish_dedup(struct btf_merge *m, struct d2b_error *err);
+
 /* The libbpf btf holding everything merged (the caller frees it); M is
  * emptied either way. Returns NULL with err set. */
 struct btf *btf_merge_finish(struct btf_merge *m, struct d2b_error *err);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * dwarf2btf encode [-j[N]] [--verbose] [--stats] [--no_prededup] [feature options]
+ * dwarf2btf encode [-j[N]] [--verbose] [--stats] [--no_prededup] [--libbpf_dedup] [feature options]
  *                  [--btf_base=FILE] (--btf_encode_detached=OUT | -J) FILE
  *
  * Encodes FILE's DWARF as BTF: a raw BTF file (--btf_encode_detached) or
@@ -25,13 +25,15 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: dwarf2btf encode [-j[N]] [--verbose] [--stats] [--no_prededup] [feature options]\n"
-		"                        [--btf_base=FILE] (--btf_encode_detached=OUT | -J) FILE\n"
+		"usage: dwarf2btf encode [-j[N]] [--verbose] [--stats] [--no_prededup] [--libbpf_dedup]\n"
+		"                        [feature options] [--btf_base=FILE] (--btf_encode_detached=OUT | -J) FILE\n"
 		"feature options: --btf_features=LIST --btf_features_strict=LIST\n"
 		"                 --supported_btf_features --btf_gen_floats --btf_gen_optimized\n"
 		"                 --btf_gen_all --btf_encode_force --lang_exclude=LANG,...\n"
 		"                 --skip_encoding_btf_{vars,decl_tag,type_tag,enum64,inconsistent_proto}\n"
 		"--no_prededup: keep every unit's copy of a type for libbpf's dedup (slower,\n"
+		"              same output; for tests and benchmarks)\n"
+		"--libbpf_dedup: deduplicate with libbpf's btf__dedup instead of ours (slower,\n"
 		"              same output; for tests and benchmarks)\n");
 }
 
@@ -93,6 +95,10 @@ static int parse_args(int argc, char **argv, struct encode_args *a, struct d2b_e
 		}
 		if (!strcmp(arg, "--no_prededup")) {
 			a->opts.no_prededup = true;
+			continue;
+		}
+		if (!strcmp(arg, "--libbpf_dedup")) {
+			a->opts.libbpf_dedup = true;
 			continue;
 		}
 		if (!strcmp(arg, "--supported_btf_features")) {
@@ -211,11 +217,11 @@ int encode_main(int argc, char **argv)
 			"stats: threads %u (started %u), units %zu (excluded %zu), fragments alive max %zu\n"
 			"stats: decode+encode %.3fs wall, %.3fs worker CPU\n"
 			"stats: merge %.3fs (%zu repeated types dropped; after the pool %.3fs), functions %.3fs (%zu encoded, %zu skipped), datasec %.3fs (%zu vars)\n"
-			"stats: dedup %.3fs (%zu -> %zu types), write %.3fs (%u bytes)\n"
+			"stats: dedup %.3fs (%s, %zu -> %zu types), write %.3fs (%u bytes)\n"
 			"stats: peak RSS %ld KiB after decode+encode, %ld after merge, %ld after dedup\n",
 			a.opts.threads, st.threads_started, st.cus, st.cus_excluded, st.max_alive,
 			st.parallel_s, st.worker_s, st.merge_s, st.types_dropped, st.build_s, st.funcs_s, st.funcs_encoded,
-			st.funcs_skipped, st.datasec_s, st.vars, st.dedup_s, st.types_before_dedup,
+			st.funcs_skipped, st.datasec_s, st.vars, st.dedup_s, st.own_dedup ? "ours" : "libbpf", st.types_before_dedup,
 			st.types, write_s, raw_size, st.rss_parallel_kb, st.rss_merged_kb,
 			st.rss_dedup_kb);
 	}

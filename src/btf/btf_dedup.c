@@ -1,0 +1,1040 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * BTF deduplication by libbpf 1.1's rules, on our records (see btf_dedup.h).
+ *
+ * The phases, their order and every comparison are libbpf's (btf.c:
+ * btf_dedup_prim_types, _struct_types, _resolve_fwds, _ref_types,
+ * _compact_types, _remap_types), since the output must be its bytes. What
+ * differs is how: records in one array indexed by id, a candidate table of
+ * our own (open addressing, entries in arrays, no allocation per type), and
+ * the graph walks with explicit stacks, so a long chain of types cannot
+ * exhaust the thread's stack.
+ */
+#include "btf/btf_dedup.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/btf.h>
+
+#include "btf/btf_wire.h"
+
+#define MAX_ID 0x7fffffffu	/* libbpf's BTF_MAX_NR_TYPES */
+#define UNPROCESSED 0xffffffffu
+#define IN_PROGRESS 0xfffffffeu
+
+static inline unsigned kind_of(const uint32_t *t)
+{
+	return (t[1] >> 24) & 0x1f;
+}
+
+static inline uint32_t vlen_of(const uint32_t *t)
+{
+	return t[1] & 0xffff;
+}
+
+static inline unsigned fwd_kind_of(const uint32_t *t)
+{
+	return t[1] >> 31 ? BTF_KIND_UNION : BTF_KIND_STRUCT;
+}
+
+static inline bool is_any_enum(const uint32_t *t)
+{
+	return kind_of(t) == BTF_KIND_ENUM || kind_of(t) == BTF_KIND_ENUM64;
+}
+
+static inline bool is_composite(const uint32_t *t)
+{
+	return kind_of(t) == BTF_KIND_STRUCT || kind_of(t) == BTF_KIND_UNION;
+}
+
+/* ---- signatures: hashes over exactly the fields libbpf hashes ---- */
+
+static inline uint64_t mix(uint64_t h, uint64_t v)
+{
+	h = (h ^ v) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 29);
+}
+
+static inline uint64_t finish(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return h;
+}
+
+static uint64_t hash_common(const uint32_t *t)
+{
+	return mix(mix(mix(1, t[0]), t[1]), t[2]);
+}
+
+static uint64_t hash_int_tag(const uint32_t *t)
+{
+	return finish(mix(hash_common(t), t[3]));
+}
+
+/* the name only: an enum forward declaration (vlen 0, any size) must meet
+ * its enum or enum64 (libbpf 1.1; later versions hash kind and size too) */
+static uint64_t hash_enum(const uint32_t *t)
+{
+	return finish(mix(2, t[0]));
+}
+
+/* not the member types: they may not be resolved yet */
+static uint64_t hash_struct(const uint32_t *t)
+{
+	uint64_t h = hash_common(t);
+	const uint32_t *m = t + 3;
+
+	for (uint32_t i = 0, n = vlen_of(t); i < n; i++, m += 3)
+		h = mix(mix(h, m[0]), m[2]);
+	return finish(h);
+}
+
+static uint64_t hash_array(const uint32_t *t)
+{
+	return finish(mix(mix(mix(hash_common(t), t[3]), t[4]), t[5]));
+}
+
+static uint64_t hash_fnproto(const uint32_t *t)
+{
+	uint64_t h = hash_common(t);
+	const uint32_t *p = t + 3;
+
+	for (uint32_t i = 0, n = vlen_of(t); i < n; i++, p += 2)
+		h = mix(mix(h, p[0]), p[1]);
+	return finish(h);
+}
+
+/* ---- comparisons (libbpf's btf_equal_* / btf_compat_*) ---- */
+
+static inline bool equal_common(const uint32_t *a, const uint32_t *b)
+{
+	return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
+}
+
+static bool equal_int_tag(const uint32_t *a, const uint32_t *b)
+{
+	return equal_common(a, b) && a[3] == b[3];
+}
+
+static bool equal_enum(const uint32_t *a, const uint32_t *b)
+{
+	size_t per = kind_of(a) == BTF_KIND_ENUM ? 2 : 3;
+
+	return equal_common(a, b) && !memcmp(a + 3, b + 3, per * vlen_of(a) * 4);
+}
+
+static bool is_enum_fwd(const uint32_t *t)
+{
+	return is_any_enum(t) && vlen_of(t) == 0;
+}
+
+static bool compat_enum(const uint32_t *a, const uint32_t *b)
+{
+	if (!is_enum_fwd(a) && !is_enum_fwd(b))
+		return equal_enum(a, b);
+	/* a forward declaration: neither its size nor its kind need match */
+	return a[0] == b[0] && is_any_enum(a) && is_any_enum(b);
+}
+
+static bool shallow_equal_struct(const uint32_t *a, const uint32_t *b)
+{
+	if (!equal_common(a, b))
+		return false;
+	for (uint32_t i = 0, n = vlen_of(a); i < n; i++)
+		if (a[3 + 3 * i] != b[3 + 3 * i] || a[5 + 3 * i] != b[5 + 3 * i])
+			return false;
+	return true;
+}
+
+static bool equal_array(const uint32_t *a, const uint32_t *b)
+{
+	return equal_common(a, b) && a[3] == b[3] && a[4] == b[4] && a[5] == b[5];
+}
+
+static bool compat_array(const uint32_t *a, const uint32_t *b)
+{
+	return equal_common(a, b) && a[5] == b[5];
+}
+
+static bool equal_fnproto(const uint32_t *a, const uint32_t *b)
+{
+	return equal_common(a, b) && !memcmp(a + 3, b + 3, 8 * (size_t)vlen_of(a));
+}
+
+/* not the return type; parameter names only */
+static bool compat_fnproto(const uint32_t *a, const uint32_t *b)
+{
+	if (a[0] != b[0] || a[1] != b[1])
+		return false;
+	for (uint32_t i = 0, n = vlen_of(a); i < n; i++)
+		if (a[3 + 2 * i] != b[3 + 2 * i])
+			return false;
+	return true;
+}
+
+/* ---- the candidate table ---- */
+
+/*
+ * Canonical types by signature hash, each hash's entries in a list. libbpf
+ * keeps its candidates in a hashmap whose insertions prepend to a bucket's
+ * list and whose growth re-inserts every entry in bucket order, which
+ * reverses the order of the entries of one key. Its candidate loops take
+ * the first match, so that order is observable; it is replayed here: the
+ * map's size and capacity are counted as libbpf's (it grows before an
+ * insertion when empty or when size + 1 exceeds 3/4 of the capacity, to
+ * twice, at least 4), and each growth flips `reversed`. A logical prepend
+ * is a push at the physical head, or at the tail while reversed; a walk
+ * runs from the head, or from the tail while reversed.
+ */
+struct cand_table {
+	uint64_t *hash;		/* by slot */
+	uint32_t *head, *tail;	/* by slot; head 0: a free slot */
+	size_t mask, used;
+	uint32_t *id, *next, *prev;	/* by entry, from 1 */
+	uint32_t nr, cap;
+	size_t lb_size, lb_cap;	/* libbpf's map */
+	unsigned lb_bits;
+	bool reversed;
+};
+
+static int ct_alloc_slots(struct cand_table *ct, size_t n)
+{
+	ct->hash = malloc(n * sizeof(*ct->hash));
+	ct->head = calloc(n, sizeof(*ct->head));
+	ct->tail = malloc(n * sizeof(*ct->tail));
+	ct->mask = n - 1;
+	return ct->hash && ct->head && ct->tail ? 0 : -1;
+}
+
+static void ct_free(struct cand_table *ct)
+{
+	free(ct->hash);
+	free(ct->head);
+	free(ct->tail);
+	free(ct->id);
+	free(ct->next);
+	free(ct->prev);
+	memset(ct, 0, sizeof(*ct));
+}
+
+static int ct_init(struct cand_table *ct)
+{
+	memset(ct, 0, sizeof(*ct));
+	return ct_alloc_slots(ct, 4096);
+}
+
+/* The slot of hash H, or the free slot where it would go. */
+static inline size_t ct_slot(const struct cand_table *ct, uint64_t h)
+{
+	size_t i = (size_t)h & ct->mask;
+
+	while (ct->head[i] && ct->hash[i] != h)
+		i = (i + 1) & ct->mask;
+	return i;
+}
+
+static int ct_grow_slots(struct cand_table *ct)
+{
+	struct cand_table old = *ct;
+
+	if (ct_alloc_slots(ct, (old.mask + 1) * 2)) {
+		free(ct->hash);
+		free(ct->head);
+		free(ct->tail);
+		ct->hash = old.hash;
+		ct->head = old.head;
+		ct->tail = old.tail;
+		ct->mask = old.mask;
+		return -1;
+	}
+	for (size_t i = 0; i <= old.mask; i++) {
+		size_t s;
+
+		if (!old.head[i])
+			continue;
+		s = ct_slot(ct, old.hash[i]);
+		ct->hash[s] = old.hash[i];
+		ct->head[s] = old.head[i];
+		ct->tail[s] = old.tail[i];
+	}
+	free(old.hash);
+	free(old.head);
+	free(old.tail);
+	return 0;
+}
+
+static int ct_grow_entries(struct cand_table *ct)
+{
+	uint32_t cap = ct->cap ? ct->cap * 2 : 4096;
+	uint32_t *id = realloc(ct->id, (size_t)cap * sizeof(*id));
+
+	if (id)
+		ct->id = id;
+	uint32_t *next = id ? realloc(ct->next, (size_t)cap * sizeof(*next)) : NULL;
+
+	if (next)
+		ct->next = next;
+	uint32_t *prev = next ? realloc(ct->prev, (size_t)cap * sizeof(*prev)) : NULL;
+
+	if (!prev)
+		return -1;
+	ct->prev = prev;
+	ct->cap = cap;
+	return 0;
+}
+
+static int ct_add(struct cand_table *ct, uint64_t h, uint32_t type_id)
+{
+	uint32_t e;
+	size_t s;
+
+	/* libbpf's hashmap_needs_to_grow() and hashmap_grow() */
+	if (ct->lb_cap == 0 || (ct->lb_size + 1) * 4 / 3 > ct->lb_cap) {
+		ct->lb_bits = ct->lb_bits + 1 < 2 ? 2 : ct->lb_bits + 1;
+		ct->lb_cap = (size_t)1 << ct->lb_bits;
+		ct->reversed = !ct->reversed;
+	}
+	ct->lb_size++;
+
+	if (ct->nr + 2 > ct->cap && ct_grow_entries(ct))
+		return -1;
+	if ((ct->used + 1) * 2 > ct->mask + 1 && ct_grow_slots(ct))
+		return -1;
+	e = ++ct->nr;
+	ct->id[e] = type_id;
+	s = ct_slot(ct, h);
+	if (!ct->head[s]) {
+		ct->hash[s] = h;
+		ct->head[s] = ct->tail[s] = e;
+		ct->next[e] = ct->prev[e] = 0;
+		ct->used++;
+	} else if (!ct->reversed) {
+		ct->next[e] = ct->head[s];
+		ct->prev[e] = 0;
+		ct->prev[ct->head[s]] = e;
+		ct->head[s] = e;
+	} else {
+		ct->prev[e] = ct->tail[s];
+		ct->next[e] = 0;
+		ct->next[ct->tail[s]] = e;
+		ct->tail[s] = e;
+	}
+	return 0;
+}
+
+/* The first entry of hash H in libbpf's order, or 0. */
+static inline uint32_t ct_first(const struct cand_table *ct, uint64_t h)
+{
+	size_t s = ct_slot(ct, h);
+
+	if (!ct->head[s])
+		return 0;
+	return ct->reversed ? ct->tail[s] : ct->head[s];
+}
+
+static inline uint32_t ct_next(const struct cand_table *ct, uint32_t e)
+{
+	return ct->reversed ? ct->prev[e] : ct->next[e];
+}
+
+#define for_each_cand(ct, e, h) for (uint32_t e = ct_first(ct, h); e; e = ct_next(ct, e))
+
+/* ---- the state ---- */
+
+/* A pair being compared: its referenced pairs are cand[i * stride] and
+ * canon[i * stride], i < n (libbpf's order). */
+struct equiv_frame {
+	const uint32_t *cand, *canon;
+	int stride;
+	uint32_t n;
+};
+
+struct ref_frame {
+	uint32_t id, i;
+};
+
+struct dedup {
+	uint32_t *words;
+	const uint32_t *off;	/* by id - 1 */
+	uint32_t n;		/* ids 0..n-1 */
+	uint32_t void_rec[3];
+	uint32_t *map;		/* canonical id, or UNPROCESSED / IN_PROGRESS */
+	uint8_t *kind;		/* by id: the record's kind (fewer record reads) */
+	uint32_t *hypot;	/* hypothetical map; compaction's new ids later */
+	uint32_t *hypot_list;
+	size_t hypot_cnt;
+	bool hypot_adjust_canon;	/* only with a base (not yet) */
+	struct cand_table ct;
+	struct equiv_frame *estack;
+	size_t cap_estack;
+	struct ref_frame *rstack;
+	size_t cap_rstack;
+};
+
+static inline uint32_t *rec(struct dedup *d, uint32_t id)
+{
+	return id ? d->words + d->off[id - 1] : d->void_rec;
+}
+
+static inline bool is_mapped(const struct dedup *d, uint32_t id)
+{
+	return d->map[id] <= MAX_ID;
+}
+
+static inline uint32_t resolve(const struct dedup *d, uint32_t id)
+{
+	while (is_mapped(d, id) && d->map[id] != id)
+		id = d->map[id];
+	return id;
+}
+
+/* A FWD resolved to a struct/union: that; else ID. */
+static inline uint32_t resolve_fwd(const struct dedup *d, uint32_t id)
+{
+	uint32_t r;
+
+	if (d->kind[id] != BTF_KIND_FWD)
+		return id;
+	r = resolve(d, id);
+	return d->kind[r] != BTF_KIND_FWD ? r : id;
+}
+
+static int grow(void **p, size_t *cap, size_t elem, size_t want)
+{
+	size_t ncap = *cap ? *cap : 256;
+	void *np;
+
+	if (want <= *cap)
+		return 0;
+	while (ncap < want)
+		ncap *= 2;
+	np = realloc(*p, ncap * elem);
+	if (!np)
+		return -1;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
+/* ---- primitive types ---- */
+
+static int dedup_prim(struct dedup *d, uint32_t id)
+{
+	const uint32_t *t = rec(d, id);
+	uint32_t new_id = id;
+	uint64_t h;
+
+	switch (kind_of(t)) {
+	case BTF_KIND_INT:
+		h = hash_int_tag(t);
+		for_each_cand(&d->ct, e, h) {
+			uint32_t c = d->ct.id[e];
+
+			if (equal_int_tag(t, rec(d, c))) {
+				new_id = c;
+				break;
+			}
+		}
+		break;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		h = hash_enum(t);
+		for_each_cand(&d->ct, e, h) {
+			uint32_t c = d->ct.id[e];
+			const uint32_t *ct = rec(d, c);
+
+			if (equal_enum(t, ct)) {
+				new_id = c;
+				break;
+			}
+			if (compat_enum(t, ct)) {
+				if (is_enum_fwd(t)) {	/* the declaration to the enum */
+					new_id = c;
+					break;
+				}
+				d->map[c] = id;	/* a canonical declaration to this enum */
+			}
+		}
+		break;
+	case BTF_KIND_FWD:
+	case BTF_KIND_FLOAT:
+		h = finish(hash_common(t));
+		for_each_cand(&d->ct, e, h) {
+			uint32_t c = d->ct.id[e];
+
+			if (equal_common(t, rec(d, c))) {
+				new_id = c;
+				break;
+			}
+		}
+		break;
+	default:
+		return 0;
+	}
+	d->map[id] = new_id;
+	return new_id == id ? ct_add(&d->ct, h, id) : 0;
+}
+
+/* ---- structs and unions: type graph equivalence ---- */
+
+static void hypot_clear(struct dedup *d)
+{
+	for (size_t i = 0; i < d->hypot_cnt; i++)
+		d->hypot[d->hypot_list[i]] = UNPROCESSED;
+	d->hypot_cnt = 0;
+	d->hypot_adjust_canon = false;
+}
+
+static bool identical_arrays(struct dedup *d, uint32_t a, uint32_t b)
+{
+	const uint32_t *ta = rec(d, a), *tb = rec(d, b);
+
+	return kind_of(ta) == BTF_KIND_ARRAY && kind_of(tb) == BTF_KIND_ARRAY &&
+	       equal_array(ta, tb);
+}
+
+/* libbpf 1.1: the same member types, not equivalent ones */
+static bool identical_structs(struct dedup *d, uint32_t a, uint32_t b)
+{
+	const uint32_t *ta = rec(d, a), *tb = rec(d, b);
+
+	if (!is_composite(ta) || kind_of(ta) != kind_of(tb) || !shallow_equal_struct(ta, tb))
+		return false;
+	for (uint32_t i = 0, n = vlen_of(ta); i < n; i++)
+		if (ta[4 + 3 * i] != tb[4 + 3 * i])
+			return false;
+	return true;
+}
+
+/*
+ * One step of libbpf's btf_dedup_is_equiv(CAND, CANON): 1 or 0 when decided
+ * here, 2 when the answer is that of the pairs of referenced types (F is
+ * then set up to walk them), or a negative errno.
+ */
+static inline int equiv_enter(struct dedup *d, uint32_t cand_id, uint32_t canon_id,
+			      struct equiv_frame *f)
+{
+	const uint32_t *ct, *kt;
+	unsigned ck, kk;
+	uint32_t h;
+
+	if (resolve(d, cand_id) == resolve(d, canon_id))
+		return 1;
+	canon_id = resolve_fwd(d, canon_id);
+	h = d->hypot[canon_id];
+	if (h <= MAX_ID) {
+		if (h == cand_id)
+			return 1;
+		/* compilers emit identical arrays, even structs, twice */
+		return identical_arrays(d, h, cand_id) || identical_structs(d, h, cand_id);
+	}
+	d->hypot_list[d->hypot_cnt++] = canon_id;	/* at most once each: room for n */
+	d->hypot[canon_id] = cand_id;
+
+	ck = d->kind[cand_id];
+	kk = d->kind[canon_id];
+	ct = rec(d, cand_id);
+	kt = rec(d, canon_id);
+	if (ct[0] != kt[0])
+		return 0;
+	if ((ck == BTF_KIND_FWD || kk == BTF_KIND_FWD) && ck != kk) {
+		if (ck == BTF_KIND_FWD)
+			return fwd_kind_of(ct) == kk;
+		/* (with a base: a base FWD would need resolving) */
+		return fwd_kind_of(kt) == ck;
+	}
+	if (ck != kk)
+		return 0;
+	switch (ck) {
+	case BTF_KIND_INT:
+		return equal_int_tag(ct, kt);
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		return compat_enum(ct, kt);
+	case BTF_KIND_FWD:
+	case BTF_KIND_FLOAT:
+		return equal_common(ct, kt);
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_TYPE_TAG:
+		if (ct[1] != kt[1])
+			return 0;
+		*f = (struct equiv_frame){ .cand = ct + 2, .canon = kt + 2, .stride = 0, .n = 1 };
+		return 2;
+	case BTF_KIND_ARRAY:	/* the index type, then the element type */
+		if (!compat_array(ct, kt))
+			return 0;
+		*f = (struct equiv_frame){ .cand = ct + 4, .canon = kt + 4, .stride = -1, .n = 2 };
+		return 2;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		if (!shallow_equal_struct(ct, kt))
+			return 0;
+		*f = (struct equiv_frame){ .cand = ct + 4, .canon = kt + 4, .stride = 3,
+					   .n = vlen_of(ct) };
+		return f->n ? 2 : 1;
+	case BTF_KIND_FUNC_PROTO:	/* the return type, then the parameters' */
+		if (!compat_fnproto(ct, kt))
+			return 0;
+		*f = (struct equiv_frame){ .cand = ct + 2, .canon = kt + 2, .stride = 2,
+					   .n = 1 + vlen_of(ct) };
+		return 2;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* libbpf's btf_dedup_is_equiv(): a depth-first walk of both graphs side by
+ * side, stopping at the first pair found different. 1, 0 or -errno. A pair
+ * of one id is equivalent at once (its ids resolve alike), so it is not
+ * entered. */
+static int is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id)
+{
+	size_t top = 0;
+	int r;
+
+	if (grow((void **)&d->estack, &d->cap_estack, sizeof(*d->estack), 1))
+		return -ENOMEM;
+	r = equiv_enter(d, cand_id, canon_id, &d->estack[0]);
+	if (r != 2)
+		return r;
+	top = 1;
+	while (top) {
+		struct equiv_frame *f = &d->estack[top - 1];
+		uint32_t c, k;
+
+		if (!f->n) {
+			top--;
+			continue;
+		}
+		c = *f->cand;
+		k = *f->canon;
+		f->cand += f->stride;
+		f->canon += f->stride;
+		f->n--;
+		if (c == k)
+			continue;
+		if (top == d->cap_estack &&
+		    grow((void **)&d->estack, &d->cap_estack, sizeof(*d->estack), top + 1))
+			return -ENOMEM;
+		r = equiv_enter(d, c, k, &d->estack[top]);
+		if (r == 2)
+			top++;
+		else if (r <= 0)
+			return r;
+	}
+	return 1;
+}
+
+/* libbpf's btf_dedup_merge_hypot_map(): FWDs to the structs they met, and
+ * the structs of the candidate's graph to canonical ones where known. */
+static void merge_hypot(struct dedup *d)
+{
+	for (size_t i = 0; i < d->hypot_cnt; i++) {
+		uint32_t canon = d->hypot_list[i];
+		uint32_t t_id = resolve(d, d->hypot[canon]);
+		uint32_t c_id = resolve(d, canon);
+		unsigned tk = d->kind[t_id], ck = d->kind[c_id];
+
+		if (tk != BTF_KIND_FWD && ck == BTF_KIND_FWD)
+			d->map[c_id] = t_id;
+		if (d->hypot_adjust_canon)
+			continue;
+		if (tk == BTF_KIND_FWD && ck != BTF_KIND_FWD)
+			d->map[t_id] = c_id;
+		if ((tk == BTF_KIND_STRUCT || tk == BTF_KIND_UNION) && ck != BTF_KIND_FWD &&
+		    is_mapped(d, c_id) && !is_mapped(d, t_id))
+			d->map[t_id] = c_id;
+	}
+}
+
+static int dedup_struct(struct dedup *d, uint32_t id)
+{
+	const uint32_t *t;
+	uint32_t new_id = id;
+	uint64_t h;
+
+	if (is_mapped(d, id))	/* done, or mapped by an earlier graph */
+		return 0;
+	t = rec(d, id);
+	if (!is_composite(t))
+		return 0;
+	h = hash_struct(t);
+	for_each_cand(&d->ct, e, h) {
+		uint32_t c = d->ct.id[e];
+		int eq;
+
+		/* a FWD of the same hash would make a loop FWD <-> STRUCT */
+		if (!shallow_equal_struct(t, rec(d, c)))
+			continue;
+		hypot_clear(d);
+		eq = is_equiv(d, id, c);
+		if (eq < 0)
+			return eq;
+		if (!eq)
+			continue;
+		merge_hypot(d);
+		if (d->hypot_adjust_canon)
+			continue;
+		new_id = c;
+		break;
+	}
+	d->map[id] = new_id;
+	return new_id == id ? ct_add(&d->ct, h, id) : 0;
+}
+
+/* ---- FWDs whose name one canonical struct or union has ---- */
+
+struct name_slot {
+	uint32_t name;	/* name offset + 1; 0: free */
+	uint32_t id;	/* 0: several */
+};
+
+static int resolve_fwds(struct dedup *d)
+{
+	size_t cap = 1024, used = 0, mask;
+	struct name_slot *s;
+
+	for (uint32_t id = 1; id < d->n; id++)
+		if (d->map[id] == id && is_composite(rec(d, id)))
+			used++;
+	while (cap < used * 2)
+		cap *= 2;
+	s = calloc(cap, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	mask = cap - 1;
+	for (uint32_t id = 1; id < d->n; id++) {
+		const uint32_t *t = rec(d, id);
+		size_t i;
+
+		if (d->map[id] != id || !is_composite(t))
+			continue;
+		i = finish(t[0] + 1) & mask;
+		while (s[i].name && s[i].name != t[0] + 1)
+			i = (i + 1) & mask;
+		if (s[i].name)
+			s[i].id = 0;
+		else
+			s[i] = (struct name_slot){ .name = t[0] + 1, .id = id };
+	}
+	for (uint32_t id = 1; id < d->n; id++) {
+		const uint32_t *t = rec(d, id);
+		size_t i;
+
+		if (kind_of(t) != BTF_KIND_FWD || d->map[id] != id)
+			continue;
+		i = finish(t[0] + 1) & mask;
+		while (s[i].name && s[i].name != t[0] + 1)
+			i = (i + 1) & mask;
+		if (!s[i].name || !s[i].id || kind_of(rec(d, s[i].id)) != fwd_kind_of(t))
+			continue;
+		d->map[id] = s[i].id;
+	}
+	free(s);
+	return 0;
+}
+
+/* ---- reference types, bottom up ---- */
+
+/* Where the I-th referenced id of T is, in libbpf's order, or NULL past
+ * the last; *bad when T is not a reference type. */
+static uint32_t *ref_child(uint32_t *t, uint32_t i, bool *bad)
+{
+	switch (kind_of(t)) {
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_DECL_TAG:
+		return i == 0 ? &t[2] : NULL;
+	case BTF_KIND_ARRAY:	/* the element type, then the index type */
+		return i < 2 ? &t[3 + i] : NULL;
+	case BTF_KIND_FUNC_PROTO:
+		if (i == 0)
+			return &t[2];
+		return i <= vlen_of(t) ? &t[4 + 2 * (i - 1)] : NULL;
+	default:
+		*bad = true;
+		return NULL;
+	}
+}
+
+/* T's references are canonical: find its equal or make it canonical. */
+static int ref_finish(struct dedup *d, uint32_t id)
+{
+	const uint32_t *t = rec(d, id);
+	uint32_t new_id = id;
+	uint64_t h;
+
+	switch (kind_of(t)) {
+	case BTF_KIND_DECL_TAG:
+		h = hash_int_tag(t);
+		for_each_cand(&d->ct, e, h)
+			if (equal_int_tag(t, rec(d, d->ct.id[e]))) {
+				new_id = d->ct.id[e];
+				break;
+			}
+		break;
+	case BTF_KIND_ARRAY:
+		h = hash_array(t);
+		for_each_cand(&d->ct, e, h)
+			if (equal_array(t, rec(d, d->ct.id[e]))) {
+				new_id = d->ct.id[e];
+				break;
+			}
+		break;
+	case BTF_KIND_FUNC_PROTO:
+		h = hash_fnproto(t);
+		for_each_cand(&d->ct, e, h)
+			if (equal_fnproto(t, rec(d, d->ct.id[e]))) {
+				new_id = d->ct.id[e];
+				break;
+			}
+		break;
+	default:
+		h = finish(hash_common(t));
+		for_each_cand(&d->ct, e, h)
+			if (equal_common(t, rec(d, d->ct.id[e]))) {
+				new_id = d->ct.id[e];
+				break;
+			}
+		break;
+	}
+	d->map[id] = new_id;
+	if (new_id == id && ct_add(&d->ct, h, id))
+		return -ENOMEM;
+	return (int)new_id;
+}
+
+/* libbpf's btf_dedup_ref_type(ID), its recursion as a stack: the
+ * canonical id, or -ELOOP (a reference loop without a struct), -EINVAL. */
+static int dedup_ref(struct dedup *d, uint32_t id)
+{
+	size_t top;
+
+	if (d->map[id] == IN_PROGRESS)
+		return -ELOOP;
+	if (is_mapped(d, id))
+		return (int)resolve(d, id);
+	if (grow((void **)&d->rstack, &d->cap_rstack, sizeof(*d->rstack), 1))
+		return -ENOMEM;
+	d->map[id] = IN_PROGRESS;
+	d->rstack[0] = (struct ref_frame){ .id = id };
+	top = 1;
+	for (;;) {
+		struct ref_frame *f = &d->rstack[top - 1];
+		bool bad = false;
+		uint32_t *slot = ref_child(rec(d, f->id), f->i, &bad);
+		int r;
+
+		if (bad)
+			return -EINVAL;
+		if (slot) {
+			uint32_t c = *slot;
+
+			if (d->map[c] == IN_PROGRESS)
+				return -ELOOP;
+			if (is_mapped(d, c)) {
+				*slot = resolve(d, c);
+				f->i++;
+				continue;
+			}
+			if (grow((void **)&d->rstack, &d->cap_rstack, sizeof(*d->rstack), top + 1))
+				return -ENOMEM;
+			d->map[c] = IN_PROGRESS;
+			d->rstack[top++] = (struct ref_frame){ .id = c };
+			continue;
+		}
+		r = ref_finish(d, f->id);
+		if (r < 0)
+			return r;
+		if (--top == 0)
+			return r;
+		f = &d->rstack[top - 1];
+		*ref_child(rec(d, f->id), f->i, &bad) = (uint32_t)r;
+		f->i++;
+	}
+}
+
+/* ---- compaction and remapping ---- */
+
+/* Where the I-th type id of record T is (every kind), or NULL past the last. */
+static uint32_t *type_id_field(uint32_t *t, uint32_t i)
+{
+	switch (kind_of(t)) {
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_DECL_TAG:
+	case BTF_KIND_VAR:
+		return i == 0 ? &t[2] : NULL;
+	case BTF_KIND_ARRAY:
+		return i < 2 ? &t[3 + i] : NULL;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return i < vlen_of(t) ? &t[4 + 3 * i] : NULL;
+	case BTF_KIND_FUNC_PROTO:
+		if (i == 0)
+			return &t[2];
+		return i <= vlen_of(t) ? &t[4 + 2 * (i - 1)] : NULL;
+	case BTF_KIND_DATASEC:
+		return i < vlen_of(t) ? &t[3 + 3 * i] : NULL;
+	default:
+		return NULL;
+	}
+}
+
+static int compact_and_remap(struct dedup *d, struct btf_dedup_types *out)
+{
+	uint32_t *newid = d->hypot, next = 1;
+	size_t p = out->first;
+
+	newid[0] = 0;
+	for (uint32_t id = 1; id < d->n; id++) {
+		uint32_t *t, len;
+
+		newid[id] = UNPROCESSED;
+		if (d->map[id] != id)
+			continue;
+		t = rec(d, id);
+		len = btf_record_words(t);
+		memmove(d->words + p, t, (size_t)len * 4);
+		newid[id] = next++;
+		p += len;
+	}
+	out->nr_types = next - 1;
+	out->len = p - out->first;
+	for (size_t w = out->first; w < p;) {
+		uint32_t *t = d->words + w, *f;
+
+		for (uint32_t i = 0; (f = type_id_field(t, i)); i++) {
+			uint32_t nid = newid[resolve(d, *f)];
+
+			if (nid > MAX_ID)
+				return -EINVAL;
+			*f = nid;
+		}
+		w += btf_record_words(t);
+	}
+	return 0;
+}
+
+/* ---- the whole ---- */
+
+/* Index the records (unless given) and check every kind and type id. */
+static int check_records(struct dedup *d, struct btf_dedup_types *t, uint32_t **own_off,
+			 struct d2b_error *err)
+{
+	uint32_t *off = NULL;
+	size_t w = t->first, end = t->first + t->len;
+
+	if (!t->off) {
+		off = malloc(((size_t)t->nr_types + 1) * sizeof(*off));
+		if (!off)
+			return d2b_error_oom(err);
+		*own_off = off;
+	}
+	for (uint32_t id = 1; id <= t->nr_types; id++) {
+		uint32_t *r, len, *f;
+
+		if (off)
+			off[id - 1] = (uint32_t)w;
+		else
+			w = t->off[id - 1];
+		r = t->words + w;
+		if (w + 3 > end || !(len = btf_record_words(r)) || w + len > end)
+			return d2b_error_set(err, "BTF dedup: type [%u] is malformed (kind %u)", id,
+					     w + 3 > end ? 0 : kind_of(r));
+		for (uint32_t i = 0; (f = type_id_field(r, i)); i++)
+			if (*f > t->nr_types)
+				return d2b_error_set(err, "BTF dedup: type [%u] refers to type %u, past the last (%u)",
+						     id, *f, t->nr_types);
+		w += len;
+	}
+	d->off = off ? off : t->off;
+	return 0;
+}
+
+int btf_dedup(struct btf_dedup_types *t, struct d2b_error *err)
+{
+	struct dedup d = { .words = t->words, .n = t->nr_types + 1 };
+	uint32_t *own_off = NULL;
+	int rc = -ENOMEM;
+
+	if (t->nr_types >= MAX_ID)
+		return d2b_error_set(err, "BTF dedup: %u types, more than BTF allows", t->nr_types);
+	if (check_records(&d, t, &own_off, err))
+		goto out_err;
+	d.map = malloc((size_t)d.n * sizeof(*d.map));
+	d.kind = malloc(d.n);
+	d.hypot = malloc((size_t)d.n * sizeof(*d.hypot));
+	d.hypot_list = malloc((size_t)d.n * sizeof(*d.hypot_list));
+	if (!d.map || !d.kind || !d.hypot || !d.hypot_list || ct_init(&d.ct))
+		goto fail;
+	d.map[0] = 0;
+	d.kind[0] = BTF_KIND_UNKN;
+	d.hypot[0] = UNPROCESSED;
+	for (uint32_t id = 1; id < d.n; id++) {
+		unsigned k = kind_of(rec(&d, id));
+
+		d.kind[id] = (uint8_t)k;
+		/* VAR and DATASEC are never deduplicated */
+		d.map[id] = k == BTF_KIND_VAR || k == BTF_KIND_DATASEC ? id : UNPROCESSED;
+		d.hypot[id] = UNPROCESSED;
+	}
+
+	for (uint32_t id = 1; id < d.n; id++)
+		if ((rc = dedup_prim(&d, id)))
+			goto fail;
+	for (uint32_t id = 1; id < d.n; id++)
+		if ((rc = dedup_struct(&d, id)))
+			goto fail;
+	if ((rc = resolve_fwds(&d)))
+		goto fail;
+	for (uint32_t id = 1; id < d.n; id++) {
+		int r = dedup_ref(&d, id);
+
+		if (r < 0) {
+			rc = r;
+			goto fail;
+		}
+	}
+	ct_free(&d.ct);
+	if ((rc = compact_and_remap(&d, t)))
+		goto fail;
+	rc = 0;
+fail:
+	if (rc == -ELOOP)
+		d2b_error_set(err, "BTF dedup: the types refer to each other in a loop");
+	else if (rc == -EINVAL)
+		d2b_error_set(err, "BTF dedup: a type refers to a kind it cannot refer to");
+	else if (rc)
+		d2b_error_oom(err);
+out_err:
+	ct_free(&d.ct);
+	free(d.map);
+	free(d.kind);
+	free(d.hypot);
+	free(d.hypot_list);
+	free(d.estack);
+	free(d.rstack);
+	free(own_off);
+	return rc || err->set ? -1 : 0;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * btf/btf_dedup.h: BTF deduplication by libbpf 1.1's rules (btf__dedup()),
+ * run on our merged records instead of a libbpf btf.
+ *
+ *   merged block (records, host order, ids 1..n; every string at one offset)
+ *     ─► primitive types (INT, ENUM/ENUM64, FWD, FLOAT): first equal canonical
+ *     ─► structs/unions: first candidate (same name, size, member names and
+ *        offsets) whose type graph is equivalent, FWD == STRUCT/UNION of the
+ *        same name; the hypothetical map merged as libbpf merges it
+ *     ─► unambiguous FWDs to the one canonical struct/union of their name
+ *     ─► reference types bottom up (PTR, TYPEDEF, ARRAY, FUNC_PROTO, ...)
+ *     ─► compaction in id order, then every type id remapped
+ *
+ * The result is byte for byte libbpf's: where several canonical candidates
+ * match (structs, enum forward declarations), libbpf takes the first in its
+ * hash map bucket, an order that its map's growth reverses; the candidate
+ * table replays that order (see struct cand_table in btf_dedup.c). Strings
+ * are left as they are: the caller's table is already deduplicated, as
+ * libbpf's is when a btf is built with btf__add_str() from empty.
+ *
+ * Not split BTF (a base's types) yet: those still go through libbpf.
+ */
+#ifndef D2B_BTF_BTF_DEDUP_H
+#define D2B_BTF_BTF_DEDUP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/error.h"
+
+struct btf_dedup_types {
+	uint32_t *words;	/* host order; rewritten */
+	size_t first;		/* word of the first record */
+	size_t len;		/* words of records from there */
+	uint32_t nr_types;	/* ids 1..nr_types */
+	const uint32_t *off;	/* NULL, or by id - 1 the word of its record */
+};
+
+/*
+ * Deduplicate T in place: afterwards words[first..first + len) hold the kept
+ * records in their new id order, every type id remapped, and nr_types is
+ * their count (off is not used any more). Returns 0, or -1 with err set (a
+ * record of unknown kind, a type id past the last type, a loop of reference
+ * types, no memory); T's records are then garbage.
+ */
+int btf_dedup(struct btf_dedup_types *t, struct d2b_error *err);
+
+#endif

@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of btf/btf_dedup.c: our deduplication must give libbpf's
+ * btf__dedup() bytes. Each case is a BTF built as the encoder's merge
+ * builds one (btf__add_* from empty, so every string is at one offset):
+ * several "units" that instantiate the same struct templates, each unit
+ * defining some structs and only declaring (FWD) others, with pointers,
+ * typedefs, arrays, function prototypes, enums and enum declarations, and
+ * now and then a template variant (so one name has several canonical
+ * structs and libbpf's candidate order decides). Hand-written cases pin
+ * the rules the random ones may miss; bad input must fail cleanly.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+
+#include "check.h"
+#include "btf/btf_dedup.h"
+
+/* ---- ours against libbpf on one BTF ---- */
+
+/* BTF deduplicated by us: header + our records + BTF's strings, in *OUT. */
+static int our_dedup(struct btf *btf, void **out, uint32_t *out_len, struct d2b_error *err)
+{
+	uint32_t raw_len;
+	const struct btf_header *h = btf__raw_data(btf, &raw_len);
+	const char *raw = (const char *)h;
+	struct btf_dedup_types t;
+	struct btf_header nh;
+	uint32_t *words;
+	char *buf;
+
+	words = malloc(h->type_len + 4);
+	if (!words)
+		return -1;
+	memcpy(words, raw + h->hdr_len + h->type_off, h->type_len);
+	t = (struct btf_dedup_types){ .words = words, .first = 0, .len = h->type_len / 4,
+				      .nr_types = btf__type_cnt(btf) - 1 };
+	if (btf_dedup(&t, err)) {
+		free(words);
+		return -1;
+	}
+	nh = *h;
+	nh.type_off = 0;
+	nh.type_len = (uint32_t)(t.len * 4);
+	nh.str_off = nh.type_len;
+	*out_len = (uint32_t)(sizeof(nh) + nh.type_len + h->str_len);
+	buf = malloc(*out_len);
+	memcpy(buf, &nh, sizeof(nh));
+	memcpy(buf + sizeof(nh), words, nh.type_len);
+	memcpy(buf + sizeof(nh) + nh.type_len, raw + h->hdr_len + h->str_off, h->str_len);
+	free(words);
+	*out = buf;
+	return 0;
+}
+
+/* Dedup BTF both ways (it is consumed) and compare. */
+static void compare(struct btf *btf, const char *what)
+{
+	struct d2b_error err = { 0 };
+	uint32_t our_len, lib_len;
+	const void *lib;
+	void *ours;
+	int rc;
+
+	if (our_dedup(btf, &ours, &our_len, &err)) {
+		CHECK(0, "%s: our dedup failed: %s", what, err.msg);
+		btf__free(btf);
+		return;
+	}
+	rc = btf__dedup(btf, NULL);
+	CHECK(rc == 0, "%s: btf__dedup failed: %d", what, rc);
+	lib = btf__raw_data(btf, &lib_len);
+	if (getenv("DEDUP_DUMP") && (our_len != lib_len || memcmp(ours, lib, lib_len))) {
+		FILE *f = fopen("/tmp/dd_ours.btf", "wb");
+
+		fwrite(ours, 1, our_len, f);
+		fclose(f);
+		f = fopen("/tmp/dd_lib.btf", "wb");
+		fwrite(lib, 1, lib_len, f);
+		fclose(f);
+	}
+	CHECK(our_len == lib_len && !memcmp(ours, lib, lib_len),
+	      "%s: %u bytes from us, %u from libbpf (%u -> %u types by libbpf)", what, our_len,
+	      lib_len, 0, btf__type_cnt(btf) - 1);
+	free(ours);
+	btf__free(btf);
+}
+
+/* ---- hand-written cases ---- */
+
+/* CU 1 knows struct A and a FWD of B; CU 2 the opposite; S in both. */
+static void test_fwd_resolution(void)
+{
+	struct btf *b = btf__new_empty();
+	int i1, fa, fb, pa, pb, a, bb, s1, i2, pa2, pb2, s2;
+
+	/* unit 1 */
+	i1 = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	fb = btf__add_fwd(b, "B", BTF_FWD_STRUCT);
+	a = btf__add_struct(b, "A", 16);
+	btf__add_field(b, "a", i1, 0, 0);
+	pa = btf__add_ptr(b, a);
+	btf__add_field(b, "self", pa, 64, 0);
+	pb = btf__add_ptr(b, fb);
+	s1 = btf__add_struct(b, "S", 16);
+	btf__add_field(b, "a_ptr", pa, 0, 0);
+	btf__add_field(b, "b_ptr", pb, 64, 0);
+	/* unit 2 */
+	i2 = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	fa = btf__add_fwd(b, "A", BTF_FWD_STRUCT);
+	bb = btf__add_struct(b, "B", 16);
+	btf__add_field(b, "b", i2, 0, 0);
+	pb2 = btf__add_ptr(b, bb);
+	btf__add_field(b, "self", pb2, 64, 0);
+	pa2 = btf__add_ptr(b, fa);
+	s2 = btf__add_struct(b, "S", 16);
+	btf__add_field(b, "a_ptr", pa2, 0, 0);
+	btf__add_field(b, "b_ptr", pb2, 64, 0);
+	CHECK(s1 > 0 && s2 > 0, "building the case failed");
+	compare(b, "fwd resolution");
+}
+
+/* An unrelated FWD resolves to the one struct of its name; two unions of
+ * one name keep theirs. */
+static void test_standalone_fwds(void)
+{
+	struct btf *b = btf__new_empty();
+	int i = btf__add_int(b, "int", 4, BTF_INT_SIGNED), f, u1, u2;
+
+	f = btf__add_fwd(b, "foo", BTF_FWD_STRUCT);
+	btf__add_ptr(b, f);
+	btf__add_struct(b, "foo", 4);
+	btf__add_field(b, "x", i, 0, 0);
+	f = btf__add_fwd(b, "bar", BTF_FWD_UNION);
+	btf__add_ptr(b, f);
+	u1 = btf__add_union(b, "bar", 4);
+	btf__add_field(b, "x", i, 0, 0);
+	u2 = btf__add_union(b, "bar", 8);
+	btf__add_field(b, "y", i, 0, 0);
+	btf__add_fwd(b, "baz", BTF_FWD_UNION);	/* struct baz: a kind mismatch */
+	btf__add_struct(b, "baz", 0);
+	CHECK(u1 > 0 && u2 > 0, "building the case failed");
+	compare(b, "standalone fwds");
+}
+
+/* enum declarations before, between and after full enums of the name */
+static void test_enum_fwds(void)
+{
+	struct btf *b = btf__new_empty();
+	int e;
+
+	btf__add_enum(b, "e", 4);	/* a declaration (vlen 0) */
+	e = btf__add_enum(b, "e", 4);
+	btf__add_enum_value(b, "A", 0);
+	btf__add_enum(b, "e", 4);
+	e = btf__add_enum(b, "e", 4);
+	btf__add_enum_value(b, "B", 1);
+	btf__add_enum(b, "e", 4);
+	e = btf__add_enum64(b, "e", 8, false);
+	btf__add_enum64_value(b, "C", 1ull << 40);
+	btf__add_enum(b, "e", 4);
+	btf__add_ptr(b, 1);
+	btf__add_ptr(b, 3);
+	CHECK(e > 0, "building the case failed");
+	compare(b, "enum fwds");
+}
+
+/* More canonical structs of one signature than libbpf's map holds before
+ * it grows, and a FWD that matches all: the candidate order decides. */
+static void test_candidate_order(void)
+{
+	struct btf *b = btf__new_empty();
+	int i = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	int l = btf__add_int(b, "long", 8, BTF_INT_SIGNED);
+
+	for (int n = 0; n < 40; n++) {
+		char name[16];
+		int inner, p, f;
+
+		/* inner_N: a different struct "in" each time (member type) */
+		inner = btf__add_struct(b, "in", 8);
+		btf__add_field(b, "v", n % 2 ? i : l, 0, 0);
+		p = btf__add_ptr(b, inner);
+		btf__add_struct(b, "outer", 8);
+		btf__add_field(b, "p", p, 0, 0);
+		/* an outer whose "in" is only declared: equivalent to all */
+		f = btf__add_fwd(b, "in", BTF_FWD_STRUCT);
+		p = btf__add_ptr(b, f);
+		btf__add_struct(b, "outer", 8);
+		btf__add_field(b, "p", p, 0, 0);
+		snprintf(name, sizeof(name), "pad%d", n);	/* grows the map */
+		btf__add_int(b, name, 4, 0);
+	}
+	compare(b, "candidate order");
+}
+
+/* Identical arrays (and structs) emitted twice in one unit */
+static void test_identical_twins(void)
+{
+	struct btf *b = btf__new_empty();
+	int i = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+
+	for (int u = 0; u < 2; u++) {
+		int a1 = btf__add_array(b, i, i, 4), a2 = btf__add_array(b, i, i, 4);
+		int t1, t2;
+
+		t1 = btf__add_struct(b, "pair", 4);
+		btf__add_field(b, "x", i, 0, 0);
+		t2 = btf__add_struct(b, "pair", 4);
+		btf__add_field(b, "x", i, 0, 0);
+		btf__add_struct(b, "holder", 40);
+		btf__add_field(b, "a", a1, 0, 0);
+		btf__add_field(b, "b", u ? a1 : a2, 128, 0);
+		btf__add_field(b, "p", t1, 256, 0);
+		btf__add_field(b, "q", u ? t1 : t2, 288, 0);
+	}
+	compare(b, "identical twins");
+}
+
+/* ---- random units ---- */
+
+struct rng {
+	uint64_t s;
+};
+
+static uint32_t rnd(struct rng *r, uint32_t n)
+{
+	r->s ^= r->s << 13;
+	r->s ^= r->s >> 7;
+	r->s ^= r->s << 17;
+	return (uint32_t)(r->s % n);
+}
+
+enum mkind { M_INT, M_PTR, M_EMBED, M_ARRAY, M_TYPEDEF, M_CONSTPTR, M_FUNCPTR, M_ENUM, M_UNIONPTR };
+
+#define NS 6	/* struct names */
+#define NM 4	/* members at most */
+
+struct member_tpl {
+	enum mkind kind;
+	uint32_t arg;	/* int index, struct index, enum index */
+};
+
+struct struct_tpl {
+	uint32_t nm;
+	struct member_tpl m[NM];
+};
+
+static const char *const int_names[] = { "int", "long", "char" };
+static const uint32_t int_sizes[] = { 4, 8, 1 };
+
+/* One unit: ints, enums, FWDs and the helper types, then its structs. */
+static void add_unit(struct btf *b, struct rng *r, const struct struct_tpl *tpl, bool variant)
+{
+	int ints[3], enums[2], fwd[NS], ufwd, sid[NS], helper[NS][NM];
+	bool def[NS];
+	uint32_t first;
+	int next;
+	char name[16];
+
+	for (int k = 0; k < 3; k++)
+		ints[k] = btf__add_int(b, int_names[k], int_sizes[k], k == 2 ? BTF_INT_CHAR : BTF_INT_SIGNED);
+	for (int e = 0; e < 2; e++) {
+		snprintf(name, sizeof(name), "en%d", e);
+		enums[e] = btf__add_enum(b, name, 4);
+		if (rnd(r, 3))	/* else a declaration */
+			btf__add_enum_value(b, "V", e + (variant && rnd(r, 2)));
+	}
+	for (int s = 0; s < NS; s++) {
+		snprintf(name, sizeof(name), "s%d", s);
+		def[s] = rnd(r, 3) != 0;
+		fwd[s] = btf__add_fwd(b, name, BTF_FWD_STRUCT);
+	}
+	ufwd = btf__add_fwd(b, "u0", BTF_FWD_UNION);
+	/* the structs come after every helper: count the helpers first */
+	next = (int)btf__type_cnt(b);
+	for (int s = 0; s < NS; s++)
+		for (uint32_t k = 0; k < tpl[s].nm; k++) {
+			switch (tpl[s].m[k].kind) {
+			case M_PTR: case M_TYPEDEF: case M_ARRAY: case M_UNIONPTR:
+				next += 1;
+				break;
+			case M_CONSTPTR:
+				next += 2;
+				break;
+			case M_FUNCPTR:
+				next += 3;
+				break;
+			default:
+				break;
+			}
+		}
+	first = (uint32_t)next;
+	for (int s = 0; s < NS; s++)
+		sid[s] = def[s] ? (int)first + s : fwd[s];
+	/* the structs are all added (a struct always), FWD users point at
+	 * the declaration instead */
+	for (int s = 0; s < NS; s++)
+		for (uint32_t k = 0; k < tpl[s].nm; k++) {
+			const struct member_tpl *m = &tpl[s].m[k];
+			int t = ints[m->arg % 3], p;
+			int target = rnd(r, 4) ? sid[m->arg % NS] : fwd[m->arg % NS];
+
+			switch (m->kind) {
+			case M_PTR:
+				helper[s][k] = btf__add_ptr(b, target);
+				break;
+			case M_TYPEDEF:
+				snprintf(name, sizeof(name), "td%u", m->arg % 3);
+				helper[s][k] = btf__add_typedef(b, name, variant && rnd(r, 3) == 0 ? ints[(m->arg + 1) % 3] : t);
+				break;
+			case M_ARRAY:
+				helper[s][k] = btf__add_array(b, ints[0], t, 1 + m->arg % 4);
+				break;
+			case M_UNIONPTR:
+				helper[s][k] = btf__add_ptr(b, ufwd);
+				break;
+			case M_CONSTPTR:
+				p = btf__add_ptr(b, target);
+				helper[s][k] = btf__add_const(b, p);
+				break;
+			case M_FUNCPTR:
+				p = btf__add_ptr(b, target);
+				btf__add_func_proto(b, ints[0]);
+				btf__add_func_param(b, "arg", p);
+				helper[s][k] = btf__add_ptr(b, p + 1);
+				break;
+			case M_ENUM:
+				helper[s][k] = enums[m->arg % 2];
+				break;
+			case M_EMBED:	/* only an earlier struct: no cycle */
+				helper[s][k] = m->arg < (uint32_t)s && def[m->arg] ? sid[m->arg] : t;
+				break;
+			default:
+				helper[s][k] = variant && rnd(r, 4) == 0 ? ints[(m->arg + 1) % 3] : t;
+				break;
+			}
+		}
+	for (int s = 0; s < NS; s++) {
+		int id;
+
+		snprintf(name, sizeof(name), "s%d", s);
+		id = btf__add_struct(b, name, 8 * NM);
+		if (id != (int)first + s) {
+			CHECK(0, "struct id drift %d != %u", id, first + s);
+			return;
+		}
+		for (uint32_t k = 0; k < tpl[s].nm; k++) {
+			char mname[8];
+
+			snprintf(mname, sizeof(mname), "m%u", k);
+			btf__add_field(b, mname, helper[s][k], 64 * k, 0);
+		}
+	}
+	/* a union some units define */
+	if (rnd(r, 2)) {
+		int u = btf__add_union(b, "u0", 8);
+
+		btf__add_field(b, "a", ints[1], 0, 0);
+		(void)u;
+	}
+}
+
+static void test_random(void)
+{
+	for (uint64_t seed = 1; seed <= 400; seed++) {
+		struct rng r = { .s = seed * 0x9e3779b97f4a7c15ull };
+		struct struct_tpl tpl[NS];
+		struct btf *b = btf__new_empty();
+		uint32_t units = 2 + rnd(&r, 7);
+		char what[32];
+
+		for (int s = 0; s < NS; s++) {
+			tpl[s].nm = 1 + rnd(&r, NM);
+			for (uint32_t k = 0; k < tpl[s].nm; k++)
+				tpl[s].m[k] = (struct member_tpl){
+					.kind = (enum mkind)rnd(&r, 9), .arg = rnd(&r, 12),
+				};
+		}
+		for (uint32_t u = 0; u < units; u++)
+			add_unit(b, &r, tpl, rnd(&r, 4) == 0);
+		snprintf(what, sizeof(what), "random seed %llu", (unsigned long long)seed);
+		compare(b, what);
+	}
+}
+
+/* ---- bad input ---- */
+
+static void test_bad_input(void)
+{
+	struct d2b_error err = { 0 };
+	/* [1] PTR -> [2], [2] PTR -> [1]: a loop without a struct */
+	uint32_t loop[] = { 0, BTF_KIND_PTR << 24, 2, 0, BTF_KIND_PTR << 24, 1 };
+	/* [1] PTR -> 7: past the last type */
+	uint32_t past[] = { 0, BTF_KIND_PTR << 24, 7 };
+	/* [1] of kind 31 */
+	uint32_t unknown[] = { 0, 31u << 24, 0 };
+	/* [1] a STRUCT of 2 members cut after 1 */
+	uint32_t cut[] = { 0, (BTF_KIND_STRUCT << 24) | 2, 8, 0, 0, 0 };
+	struct btf_dedup_types t;
+
+	t = (struct btf_dedup_types){ .words = loop, .len = 6, .nr_types = 2 };
+	CHECK(btf_dedup(&t, &err) == -1 && strstr(err.msg, "loop"), "loop: %s", err.msg);
+	d2b_error_clear(&err);
+	t = (struct btf_dedup_types){ .words = past, .len = 3, .nr_types = 1 };
+	CHECK(btf_dedup(&t, &err) == -1 && strstr(err.msg, "past the last"), "past: %s", err.msg);
+	d2b_error_clear(&err);
+	t = (struct btf_dedup_types){ .words = unknown, .len = 3, .nr_types = 1 };
+	CHECK(btf_dedup(&t, &err) == -1 && strstr(err.msg, "malformed"), "unknown: %s", err.msg);
+	d2b_error_clear(&err);
+	t = (struct btf_dedup_types){ .words = cut, .len = 6, .nr_types = 1 };
+	CHECK(btf_dedup(&t, &err) == -1 && strstr(err.msg, "malformed"), "cut: %s", err.msg);
+}
+
+/* A long chain of pointers: libbpf's recursion handles 20,000 levels;
+ * ours has no recursion, so a million are fine too. */
+static struct btf *chain(int depth)
+{
+	struct btf *b = btf__new_empty();
+	int i = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+
+	for (int u = 0; u < 2; u++) {
+		int p = btf__add_fwd(b, "deep", BTF_FWD_STRUCT), s;
+
+		for (int k = 0; k < depth; k++)
+			p = btf__add_ptr(b, p);
+		s = btf__add_struct(b, "holder", 8);
+		btf__add_field(b, "p", p, 0, 0);
+		if (u == 0) {
+			s = btf__add_struct(b, "deep", 4);
+			btf__add_field(b, "x", i, 0, 0);
+		}
+		CHECK(s > 0, "building the chain failed");
+	}
+	return b;
+}
+
+static void test_deep_chain(void)
+{
+	struct d2b_error err = { 0 };
+	struct btf *b = chain(1000000);
+	uint32_t len;
+	void *ours;
+
+	compare(chain(20000), "deep chain");
+	/* int, deep, the chain, holder: the second unit maps onto the first */
+	CHECK(our_dedup(b, &ours, &len, &err) == 0, "a million pointers: %s", err.msg);
+	if (!err.set) {
+		const struct btf_header *h = ours;
+
+		CHECK(h->type_len == 16 + 1000000 * 12 + 24 + 24,
+		      "a million pointers: %u bytes of types", h->type_len);
+		free(ours);
+	}
+	btf__free(b);
+}
+
+int main(void)
+{
+	test_fwd_resolution();
+	test_standalone_fwds();
+	test_enum_fwds();
+	test_candidate_order();
+	test_identical_twins();
+	test_random();
+	test_bad_input();
+	test_deep_chain();
+	return check_done();
+}
