@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <linux/btf.h>
 
@@ -191,9 +192,13 @@ static bool compat_fnproto(const uint32_t *a, const uint32_t *b)
  * is a push at the physical head, or at the tail while reversed; a walk
  * runs from the head, or from the tail while reversed.
  */
+struct cand_slot {
+	uint64_t hash;
+	uint32_t head, tail;	/* entries; head 0: a free slot */
+};
+
 struct cand_table {
-	uint64_t *hash;		/* by slot */
-	uint32_t *head, *tail;	/* by slot; head 0: a free slot */
+	struct cand_slot *slot;
 	size_t mask, used;
 	uint32_t *id, *next, *prev;	/* by entry, from 1 */
 	uint32_t nr, cap;
@@ -204,18 +209,14 @@ struct cand_table {
 
 static int ct_alloc_slots(struct cand_table *ct, size_t n)
 {
-	ct->hash = malloc(n * sizeof(*ct->hash));
-	ct->head = calloc(n, sizeof(*ct->head));
-	ct->tail = malloc(n * sizeof(*ct->tail));
+	ct->slot = calloc(n, sizeof(*ct->slot));
 	ct->mask = n - 1;
-	return ct->hash && ct->head && ct->tail ? 0 : -1;
+	return ct->slot ? 0 : -1;
 }
 
 static void ct_free(struct cand_table *ct)
 {
-	free(ct->hash);
-	free(ct->head);
-	free(ct->tail);
+	free(ct->slot);
 	free(ct->id);
 	free(ct->next);
 	free(ct->prev);
@@ -233,7 +234,7 @@ static inline size_t ct_slot(const struct cand_table *ct, uint64_t h)
 {
 	size_t i = (size_t)h & ct->mask;
 
-	while (ct->head[i] && ct->hash[i] != h)
+	while (ct->slot[i].head && ct->slot[i].hash != h)
 		i = (i + 1) & ct->mask;
 	return i;
 }
@@ -243,28 +244,14 @@ static int ct_grow_slots(struct cand_table *ct)
 	struct cand_table old = *ct;
 
 	if (ct_alloc_slots(ct, (old.mask + 1) * 2)) {
-		free(ct->hash);
-		free(ct->head);
-		free(ct->tail);
-		ct->hash = old.hash;
-		ct->head = old.head;
-		ct->tail = old.tail;
+		ct->slot = old.slot;
 		ct->mask = old.mask;
 		return -1;
 	}
-	for (size_t i = 0; i <= old.mask; i++) {
-		size_t s;
-
-		if (!old.head[i])
-			continue;
-		s = ct_slot(ct, old.hash[i]);
-		ct->hash[s] = old.hash[i];
-		ct->head[s] = old.head[i];
-		ct->tail[s] = old.tail[i];
-	}
-	free(old.hash);
-	free(old.head);
-	free(old.tail);
+	for (size_t i = 0; i <= old.mask; i++)
+		if (old.slot[i].head)
+			ct->slot[ct_slot(ct, old.slot[i].hash)] = old.slot[i];
+	free(old.slot);
 	return 0;
 }
 
@@ -308,21 +295,20 @@ static int ct_add(struct cand_table *ct, uint64_t h, uint32_t type_id)
 	e = ++ct->nr;
 	ct->id[e] = type_id;
 	s = ct_slot(ct, h);
-	if (!ct->head[s]) {
-		ct->hash[s] = h;
-		ct->head[s] = ct->tail[s] = e;
+	if (!ct->slot[s].head) {
+		ct->slot[s] = (struct cand_slot){ .hash = h, .head = e, .tail = e };
 		ct->next[e] = ct->prev[e] = 0;
 		ct->used++;
 	} else if (!ct->reversed) {
-		ct->next[e] = ct->head[s];
+		ct->next[e] = ct->slot[s].head;
 		ct->prev[e] = 0;
-		ct->prev[ct->head[s]] = e;
-		ct->head[s] = e;
+		ct->prev[ct->slot[s].head] = e;
+		ct->slot[s].head = e;
 	} else {
-		ct->prev[e] = ct->tail[s];
+		ct->prev[e] = ct->slot[s].tail;
 		ct->next[e] = 0;
-		ct->next[ct->tail[s]] = e;
-		ct->tail[s] = e;
+		ct->next[ct->slot[s].tail] = e;
+		ct->slot[s].tail = e;
 	}
 	return 0;
 }
@@ -330,11 +316,11 @@ static int ct_add(struct cand_table *ct, uint64_t h, uint32_t type_id)
 /* The first entry of hash H in libbpf's order, or 0. */
 static inline uint32_t ct_first(const struct cand_table *ct, uint64_t h)
 {
-	size_t s = ct_slot(ct, h);
+	const struct cand_slot *s = &ct->slot[ct_slot(ct, h)];
 
-	if (!ct->head[s])
+	if (!s->head)
 		return 0;
-	return ct->reversed ? ct->tail[s] : ct->head[s];
+	return ct->reversed ? s->tail : s->head;
 }
 
 static inline uint32_t ct_next(const struct cand_table *ct, uint32_t e)
@@ -358,14 +344,20 @@ struct ref_frame {
 	uint32_t id, i;
 };
 
+/* What the phases keep of a type, together: a comparison of two types
+ * reads each one's node (one cache line) and then their records. */
+struct node {
+	uint32_t off;		/* its record's word */
+	uint32_t map;		/* canonical id, or UNPROCESSED / IN_PROGRESS */
+	uint32_t hypot;		/* hypothetical map; compaction's new id later */
+	uint32_t kind;
+};
+
 struct dedup {
 	uint32_t *words;
-	const uint32_t *off;	/* by id - 1 */
 	uint32_t n;		/* ids 0..n-1 */
 	uint32_t void_rec[3];
-	uint32_t *map;		/* canonical id, or UNPROCESSED / IN_PROGRESS */
-	uint8_t *kind;		/* by id: the record's kind (fewer record reads) */
-	uint32_t *hypot;	/* hypothetical map; compaction's new ids later */
+	struct node *nd;	/* by id; 0: void */
 	uint32_t *hypot_list;
 	size_t hypot_cnt;
 	bool hypot_adjust_canon;	/* only with a base (not yet) */
@@ -374,22 +366,23 @@ struct dedup {
 	size_t cap_estack;
 	struct ref_frame *rstack;
 	size_t cap_rstack;
+	uint64_t graph_checks, graph_steps;
 };
 
 static inline uint32_t *rec(struct dedup *d, uint32_t id)
 {
-	return id ? d->words + d->off[id - 1] : d->void_rec;
+	return id ? d->words + d->nd[id].off : d->void_rec;
 }
 
 static inline bool is_mapped(const struct dedup *d, uint32_t id)
 {
-	return d->map[id] <= MAX_ID;
+	return d->nd[id].map <= MAX_ID;
 }
 
 static inline uint32_t resolve(const struct dedup *d, uint32_t id)
 {
-	while (is_mapped(d, id) && d->map[id] != id)
-		id = d->map[id];
+	while (is_mapped(d, id) && d->nd[id].map != id)
+		id = d->nd[id].map;
 	return id;
 }
 
@@ -398,10 +391,10 @@ static inline uint32_t resolve_fwd(const struct dedup *d, uint32_t id)
 {
 	uint32_t r;
 
-	if (d->kind[id] != BTF_KIND_FWD)
+	if (d->nd[id].kind != BTF_KIND_FWD)
 		return id;
 	r = resolve(d, id);
-	return d->kind[r] != BTF_KIND_FWD ? r : id;
+	return d->nd[r].kind != BTF_KIND_FWD ? r : id;
 }
 
 static int grow(void **p, size_t *cap, size_t elem, size_t want)
@@ -457,7 +450,7 @@ static int dedup_prim(struct dedup *d, uint32_t id)
 					new_id = c;
 					break;
 				}
-				d->map[c] = id;	/* a canonical declaration to this enum */
+				d->nd[c].map = id;	/* a canonical declaration to this enum */
 			}
 		}
 		break;
@@ -476,7 +469,7 @@ static int dedup_prim(struct dedup *d, uint32_t id)
 	default:
 		return 0;
 	}
-	d->map[id] = new_id;
+	d->nd[id].map = new_id;
 	return new_id == id ? ct_add(&d->ct, h, id) : 0;
 }
 
@@ -485,7 +478,7 @@ static int dedup_prim(struct dedup *d, uint32_t id)
 static void hypot_clear(struct dedup *d)
 {
 	for (size_t i = 0; i < d->hypot_cnt; i++)
-		d->hypot[d->hypot_list[i]] = UNPROCESSED;
+		d->nd[d->hypot_list[i]].hypot = UNPROCESSED;
 	d->hypot_cnt = 0;
 	d->hypot_adjust_canon = false;
 }
@@ -526,7 +519,7 @@ static inline int equiv_enter(struct dedup *d, uint32_t cand_id, uint32_t canon_
 	if (resolve(d, cand_id) == resolve(d, canon_id))
 		return 1;
 	canon_id = resolve_fwd(d, canon_id);
-	h = d->hypot[canon_id];
+	h = d->nd[canon_id].hypot;
 	if (h <= MAX_ID) {
 		if (h == cand_id)
 			return 1;
@@ -534,10 +527,10 @@ static inline int equiv_enter(struct dedup *d, uint32_t cand_id, uint32_t canon_
 		return identical_arrays(d, h, cand_id) || identical_structs(d, h, cand_id);
 	}
 	d->hypot_list[d->hypot_cnt++] = canon_id;	/* at most once each: room for n */
-	d->hypot[canon_id] = cand_id;
+	d->nd[canon_id].hypot = cand_id;
 
-	ck = d->kind[cand_id];
-	kk = d->kind[canon_id];
+	ck = d->nd[cand_id].kind;
+	kk = d->nd[canon_id].kind;
 	ct = rec(d, cand_id);
 	kt = rec(d, canon_id);
 	if (ct[0] != kt[0])
@@ -604,6 +597,8 @@ static int is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id)
 
 	if (grow((void **)&d->estack, &d->cap_estack, sizeof(*d->estack), 1))
 		return -ENOMEM;
+	d->graph_checks++;
+	d->graph_steps++;
 	r = equiv_enter(d, cand_id, canon_id, &d->estack[0]);
 	if (r != 2)
 		return r;
@@ -626,6 +621,7 @@ static int is_equiv(struct dedup *d, uint32_t cand_id, uint32_t canon_id)
 		if (top == d->cap_estack &&
 		    grow((void **)&d->estack, &d->cap_estack, sizeof(*d->estack), top + 1))
 			return -ENOMEM;
+		d->graph_steps++;
 		r = equiv_enter(d, c, k, &d->estack[top]);
 		if (r == 2)
 			top++;
@@ -641,19 +637,19 @@ static void merge_hypot(struct dedup *d)
 {
 	for (size_t i = 0; i < d->hypot_cnt; i++) {
 		uint32_t canon = d->hypot_list[i];
-		uint32_t t_id = resolve(d, d->hypot[canon]);
+		uint32_t t_id = resolve(d, d->nd[canon].hypot);
 		uint32_t c_id = resolve(d, canon);
-		unsigned tk = d->kind[t_id], ck = d->kind[c_id];
+		unsigned tk = d->nd[t_id].kind, ck = d->nd[c_id].kind;
 
 		if (tk != BTF_KIND_FWD && ck == BTF_KIND_FWD)
-			d->map[c_id] = t_id;
+			d->nd[c_id].map = t_id;
 		if (d->hypot_adjust_canon)
 			continue;
 		if (tk == BTF_KIND_FWD && ck != BTF_KIND_FWD)
-			d->map[t_id] = c_id;
+			d->nd[t_id].map = c_id;
 		if ((tk == BTF_KIND_STRUCT || tk == BTF_KIND_UNION) && ck != BTF_KIND_FWD &&
 		    is_mapped(d, c_id) && !is_mapped(d, t_id))
-			d->map[t_id] = c_id;
+			d->nd[t_id].map = c_id;
 	}
 }
 
@@ -688,7 +684,7 @@ static int dedup_struct(struct dedup *d, uint32_t id)
 		new_id = c;
 		break;
 	}
-	d->map[id] = new_id;
+	d->nd[id].map = new_id;
 	return new_id == id ? ct_add(&d->ct, h, id) : 0;
 }
 
@@ -705,7 +701,8 @@ static int resolve_fwds(struct dedup *d)
 	struct name_slot *s;
 
 	for (uint32_t id = 1; id < d->n; id++)
-		if (d->map[id] == id && is_composite(rec(d, id)))
+		if ((d->nd[id].kind == BTF_KIND_STRUCT || d->nd[id].kind == BTF_KIND_UNION) &&
+		    d->nd[id].map == id)
 			used++;
 	while (cap < used * 2)
 		cap *= 2;
@@ -714,11 +711,13 @@ static int resolve_fwds(struct dedup *d)
 		return -ENOMEM;
 	mask = cap - 1;
 	for (uint32_t id = 1; id < d->n; id++) {
-		const uint32_t *t = rec(d, id);
+		const uint32_t *t;
 		size_t i;
 
-		if (d->map[id] != id || !is_composite(t))
+		if ((d->nd[id].kind != BTF_KIND_STRUCT && d->nd[id].kind != BTF_KIND_UNION) ||
+		    d->nd[id].map != id)
 			continue;
+		t = rec(d, id);
 		i = finish(t[0] + 1) & mask;
 		while (s[i].name && s[i].name != t[0] + 1)
 			i = (i + 1) & mask;
@@ -728,17 +727,18 @@ static int resolve_fwds(struct dedup *d)
 			s[i] = (struct name_slot){ .name = t[0] + 1, .id = id };
 	}
 	for (uint32_t id = 1; id < d->n; id++) {
-		const uint32_t *t = rec(d, id);
+		const uint32_t *t;
 		size_t i;
 
-		if (kind_of(t) != BTF_KIND_FWD || d->map[id] != id)
+		if (d->nd[id].kind != BTF_KIND_FWD || d->nd[id].map != id)
 			continue;
+		t = rec(d, id);
 		i = finish(t[0] + 1) & mask;
 		while (s[i].name && s[i].name != t[0] + 1)
 			i = (i + 1) & mask;
-		if (!s[i].name || !s[i].id || kind_of(rec(d, s[i].id)) != fwd_kind_of(t))
+		if (!s[i].name || !s[i].id || d->nd[s[i].id].kind != fwd_kind_of(t))
 			continue;
-		d->map[id] = s[i].id;
+		d->nd[id].map = s[i].id;
 	}
 	free(s);
 	return 0;
@@ -813,7 +813,7 @@ static int ref_finish(struct dedup *d, uint32_t id)
 			}
 		break;
 	}
-	d->map[id] = new_id;
+	d->nd[id].map = new_id;
 	if (new_id == id && ct_add(&d->ct, h, id))
 		return -ENOMEM;
 	return (int)new_id;
@@ -825,13 +825,13 @@ static int dedup_ref(struct dedup *d, uint32_t id)
 {
 	size_t top;
 
-	if (d->map[id] == IN_PROGRESS)
+	if (d->nd[id].map == IN_PROGRESS)
 		return -ELOOP;
 	if (is_mapped(d, id))
 		return (int)resolve(d, id);
 	if (grow((void **)&d->rstack, &d->cap_rstack, sizeof(*d->rstack), 1))
 		return -ENOMEM;
-	d->map[id] = IN_PROGRESS;
+	d->nd[id].map = IN_PROGRESS;
 	d->rstack[0] = (struct ref_frame){ .id = id };
 	top = 1;
 	for (;;) {
@@ -845,7 +845,7 @@ static int dedup_ref(struct dedup *d, uint32_t id)
 		if (slot) {
 			uint32_t c = *slot;
 
-			if (d->map[c] == IN_PROGRESS)
+			if (d->nd[c].map == IN_PROGRESS)
 				return -ELOOP;
 			if (is_mapped(d, c)) {
 				*slot = resolve(d, c);
@@ -854,7 +854,7 @@ static int dedup_ref(struct dedup *d, uint32_t id)
 			}
 			if (grow((void **)&d->rstack, &d->cap_rstack, sizeof(*d->rstack), top + 1))
 				return -ENOMEM;
-			d->map[c] = IN_PROGRESS;
+			d->nd[c].map = IN_PROGRESS;
 			d->rstack[top++] = (struct ref_frame){ .id = c };
 			continue;
 		}
@@ -903,20 +903,20 @@ static uint32_t *type_id_field(uint32_t *t, uint32_t i)
 
 static int compact_and_remap(struct dedup *d, struct btf_dedup_types *out)
 {
-	uint32_t *newid = d->hypot, next = 1;
+	uint32_t next = 1;
 	size_t p = out->first;
 
-	newid[0] = 0;
+	d->nd[0].hypot = 0;
 	for (uint32_t id = 1; id < d->n; id++) {
 		uint32_t *t, len;
 
-		newid[id] = UNPROCESSED;
-		if (d->map[id] != id)
+		d->nd[id].hypot = UNPROCESSED;
+		if (d->nd[id].map != id)
 			continue;
 		t = rec(d, id);
 		len = btf_record_words(t);
 		memmove(d->words + p, t, (size_t)len * 4);
-		newid[id] = next++;
+		d->nd[id].hypot = next++;
 		p += len;
 	}
 	out->nr_types = next - 1;
@@ -925,7 +925,7 @@ static int compact_and_remap(struct dedup *d, struct btf_dedup_types *out)
 		uint32_t *t = d->words + w, *f;
 
 		for (uint32_t i = 0; (f = type_id_field(t, i)); i++) {
-			uint32_t nid = newid[resolve(d, *f)];
+			uint32_t nid = d->nd[resolve(d, *f)].hypot;
 
 			if (nid > MAX_ID)
 				return -EINVAL;
@@ -938,87 +938,110 @@ static int compact_and_remap(struct dedup *d, struct btf_dedup_types *out)
 
 /* ---- the whole ---- */
 
-/* Index the records (unless given) and check every kind and type id. */
-static int check_records(struct dedup *d, struct btf_dedup_types *t, uint32_t **own_off,
-			 struct d2b_error *err)
+/* Each type's node (its record's word, its kind, nothing mapped yet but
+ * VAR and DATASEC, which are never deduplicated), every record checked:
+ * a known kind, within the records, type ids within the types. */
+static int init_nodes(struct dedup *d, const struct btf_dedup_types *t, struct d2b_error *err)
 {
-	uint32_t *off = NULL;
 	size_t w = t->first, end = t->first + t->len;
 
-	if (!t->off) {
-		off = malloc(((size_t)t->nr_types + 1) * sizeof(*off));
-		if (!off)
-			return d2b_error_oom(err);
-		*own_off = off;
-	}
+	d->nd = malloc((size_t)d->n * sizeof(*d->nd));
+	if (!d->nd)
+		return d2b_error_oom(err);
+	d->nd[0] = (struct node){ .map = 0, .hypot = UNPROCESSED, .kind = BTF_KIND_UNKN };
 	for (uint32_t id = 1; id <= t->nr_types; id++) {
 		uint32_t *r, len, *f;
+		unsigned k;
 
-		if (off)
-			off[id - 1] = (uint32_t)w;
-		else
+		if (t->off)
 			w = t->off[id - 1];
 		r = t->words + w;
-		if (w + 3 > end || !(len = btf_record_words(r)) || w + len > end)
+		if (w + 3 > end || w > UINT32_MAX || !(len = btf_record_words(r)) || w + len > end)
 			return d2b_error_set(err, "BTF dedup: type [%u] is malformed (kind %u)", id,
 					     w + 3 > end ? 0 : kind_of(r));
 		for (uint32_t i = 0; (f = type_id_field(r, i)); i++)
 			if (*f > t->nr_types)
 				return d2b_error_set(err, "BTF dedup: type [%u] refers to type %u, past the last (%u)",
 						     id, *f, t->nr_types);
+		k = kind_of(r);
+		d->nd[id] = (struct node){
+			.off = (uint32_t)w, .kind = k, .hypot = UNPROCESSED,
+			.map = k == BTF_KIND_VAR || k == BTF_KIND_DATASEC ? id : UNPROCESSED,
+		};
 		w += len;
 	}
-	d->off = off ? off : t->off;
 	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Seconds since *T0, which becomes now. */
+static double lap(double *t0)
+{
+	double t = now_s(), d = t - *t0;
+
+	*t0 = t;
+	return d;
 }
 
 int btf_dedup(struct btf_dedup_types *t, struct d2b_error *err)
 {
 	struct dedup d = { .words = t->words, .n = t->nr_types + 1 };
-	uint32_t *own_off = NULL;
+	struct btf_dedup_stats st = { 0 };
+	double t0 = now_s();
 	int rc = -ENOMEM;
 
 	if (t->nr_types >= MAX_ID)
 		return d2b_error_set(err, "BTF dedup: %u types, more than BTF allows", t->nr_types);
-	if (check_records(&d, t, &own_off, err))
-		goto out_err;
-	d.map = malloc((size_t)d.n * sizeof(*d.map));
-	d.kind = malloc(d.n);
-	d.hypot = malloc((size_t)d.n * sizeof(*d.hypot));
+	if (init_nodes(&d, t, err))
+		goto out;
 	d.hypot_list = malloc((size_t)d.n * sizeof(*d.hypot_list));
-	if (!d.map || !d.kind || !d.hypot || !d.hypot_list || ct_init(&d.ct))
+	if (!d.hypot_list || ct_init(&d.ct))
 		goto fail;
-	d.map[0] = 0;
-	d.kind[0] = BTF_KIND_UNKN;
-	d.hypot[0] = UNPROCESSED;
+	st.nodes_s = lap(&t0);
+
 	for (uint32_t id = 1; id < d.n; id++) {
-		unsigned k = kind_of(rec(&d, id));
+		unsigned k = d.nd[id].kind;
 
-		d.kind[id] = (uint8_t)k;
-		/* VAR and DATASEC are never deduplicated */
-		d.map[id] = k == BTF_KIND_VAR || k == BTF_KIND_DATASEC ? id : UNPROCESSED;
-		d.hypot[id] = UNPROCESSED;
+		if ((k == BTF_KIND_INT || k == BTF_KIND_ENUM || k == BTF_KIND_ENUM64 ||
+		     k == BTF_KIND_FWD || k == BTF_KIND_FLOAT) && (rc = dedup_prim(&d, id)))
+			goto fail;
 	}
-
+	st.prim_s = lap(&t0);
 	for (uint32_t id = 1; id < d.n; id++)
-		if ((rc = dedup_prim(&d, id)))
+		if ((d.nd[id].kind == BTF_KIND_STRUCT || d.nd[id].kind == BTF_KIND_UNION) &&
+		    (rc = dedup_struct(&d, id)))
 			goto fail;
-	for (uint32_t id = 1; id < d.n; id++)
-		if ((rc = dedup_struct(&d, id)))
-			goto fail;
+	st.struct_s = lap(&t0);
 	if ((rc = resolve_fwds(&d)))
 		goto fail;
+	st.fwd_s = lap(&t0);
 	for (uint32_t id = 1; id < d.n; id++) {
-		int r = dedup_ref(&d, id);
+		int r;
 
+		if (is_mapped(&d, id))	/* not a reference type, or done */
+			continue;
+		r = dedup_ref(&d, id);
 		if (r < 0) {
 			rc = r;
 			goto fail;
 		}
 	}
+	st.ref_s = lap(&t0);
 	ct_free(&d.ct);
 	if ((rc = compact_and_remap(&d, t)))
 		goto fail;
+	st.compact_s = lap(&t0);
+	st.graph_checks = d.graph_checks;
+	st.graph_steps = d.graph_steps;
+	if (t->stats)
+		*t->stats = st;
 	rc = 0;
 fail:
 	if (rc == -ELOOP)
@@ -1027,14 +1050,11 @@ fail:
 		d2b_error_set(err, "BTF dedup: a type refers to a kind it cannot refer to");
 	else if (rc)
 		d2b_error_oom(err);
-out_err:
+out:
 	ct_free(&d.ct);
-	free(d.map);
-	free(d.kind);
-	free(d.hypot);
+	free(d.nd);
 	free(d.hypot_list);
 	free(d.estack);
 	free(d.rstack);
-	free(own_off);
-	return rc || err->set ? -1 : 0;
+	return rc ? -1 : 0;
 }

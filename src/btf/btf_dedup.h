@@ -29,12 +29,20 @@
 
 #include "util/error.h"
 
+/* Where the time went (wall seconds by phase) and how much graph was walked. */
+struct btf_dedup_stats {
+	double nodes_s, prim_s, struct_s, fwd_s, ref_s, compact_s;
+	uint64_t graph_checks;	/* is_equiv() calls */
+	uint64_t graph_steps;	/* type pairs they compared */
+};
+
 struct btf_dedup_types {
 	uint32_t *words;	/* host order; rewritten */
 	size_t first;		/* word of the first record */
 	size_t len;		/* words of records from there */
 	uint32_t nr_types;	/* ids 1..nr_types */
 	const uint32_t *off;	/* NULL, or by id - 1 the word of its record */
+	struct btf_dedup_stats *stats;	/* NULL, or filled */
 };
 
 /*

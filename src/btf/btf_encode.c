@@ -1387,7 +1387,7 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 		stats->own_dedup = true;
 		stats->rss_merged_kb = peak_rss_kb();
 		t0 = now_s(CLOCK_MONOTONIC);
-		fe.btf = btf_merge_finish_dedup(&fe.merge, &dedup_err);
+		fe.btf = btf_merge_finish_dedup(&fe.merge, &stats->dedup, &dedup_err);
 		if (!fe.btf) {
 			d2b_error_set(err, "%s: %s", elf_file_path(ef), dedup_err.msg);
 			goto fail;

@@ -38,6 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "btf/btf_dedup.h"
 #include "btf/btf_features.h"
 #include "btf/btf_funcs.h"
 #include "btf/btf_raw.h"
@@ -79,7 +80,8 @@ struct btf_encode_stats {
 	size_t max_alive;	/* most fragments alive at once */
 	size_t cus, cus_excluded;
 	size_t types_before_dedup, types;
-	bool own_dedup;		/* ours (btf_dedup.h), not libbpf's */
+	bool own_dedup;		/* ours (btf_dedup.h), not libbpf's: */
+	struct btf_dedup_stats dedup;	/* its phases */
 	size_t types_dropped;	/* exact repeats dropped in the merge */
 	/* peak RSS so far (KiB) after the parallel phase, the merge into
 	 * libbpf, and dedup: which phase sets the peak */

@@ -1199,13 +1199,15 @@ uint32_t btf_merge_nr_types(const struct btf_merge *m)
  * with our strings behind it becomes the libbpf btf (one parse): libbpf
  * never sees the types before deduplication.
  */
-struct btf *btf_merge_finish_dedup(struct btf_merge *m, struct d2b_error *err)
+struct btf *btf_merge_finish_dedup(struct btf_merge *m, struct btf_dedup_stats *stats,
+				   struct d2b_error *err)
 {
 	struct btf_merge_block *b = &m->cur;
 	struct btf_dedup_types t = {
 		.words = b->words, .first = HDR_WORDS, .len = b->len - HDR_WORDS,
 		.nr_types = b->nr_types,
 		.off = m->nr_tidx == b->nr_types ? m->tidx : NULL,
+		.stats = stats,
 	};
 	struct btf_header hdr = {
 		.magic = BTF_MAGIC, .version = BTF_VERSION,

@@ -209,7 +209,9 @@ uint32_t btf_merge_nr_types(const struct btf_merge *m);
 /* With everything one block (btf_merge_direct_ok): deduplicate the types
  * ourselves (btf_dedup.h) and return the result as a libbpf btf (the
  * caller frees it); M is emptied either way. NULL with err set. */
-struct btf *btf_merge_finish_dedup(struct btf_merge *m, struct d2b_error *err);
+struct btf_dedup_stats;
+struct btf *btf_merge_finish_dedup(struct btf_merge *m, struct btf_dedup_stats *stats,
+				   struct d2b_error *err);
 
 /* The libbpf btf holding everything merged (the caller frees it); M is
  * emptied either way. Returns NULL with err set. */

@@ -224,6 +224,13 @@ int encode_main(int argc, char **argv)
 			st.funcs_skipped, st.datasec_s, st.vars, st.dedup_s, st.own_dedup ? "ours" : "libbpf", st.types_before_dedup,
 			st.types, write_s, raw_size, st.rss_parallel_kb, st.rss_merged_kb,
 			st.rss_dedup_kb);
+		if (st.own_dedup)
+			fprintf(stderr,
+				"stats: dedup phases: nodes %.3fs, primitives %.3fs, structs %.3fs (%llu graph checks, %llu steps), fwds %.3fs, references %.3fs, compaction %.3fs\n",
+				st.dedup.nodes_s, st.dedup.prim_s, st.dedup.struct_s,
+				(unsigned long long)st.dedup.graph_checks,
+				(unsigned long long)st.dedup.graph_steps, st.dedup.fwd_s,
+				st.dedup.ref_s, st.dedup.compact_s);
 	}
 	btf__free(btf);
 	btf__free(base);
