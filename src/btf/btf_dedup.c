@@ -938,6 +938,43 @@ static int compact_and_remap(struct dedup *d, struct btf_dedup_types *out)
 
 /* ---- the whole ---- */
 
+/* The largest type id record T refers to (0: none). */
+static uint32_t max_ref(const uint32_t *t)
+{
+	uint32_t m = 0, n = vlen_of(t);
+
+	switch (kind_of(t)) {
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_DECL_TAG:
+	case BTF_KIND_VAR:
+		return t[2];
+	case BTF_KIND_ARRAY:
+		return t[3] > t[4] ? t[3] : t[4];
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (uint32_t i = 0; i < n; i++)
+			m = t[4 + 3 * i] > m ? t[4 + 3 * i] : m;
+		return m;
+	case BTF_KIND_FUNC_PROTO:
+		m = t[2];
+		for (uint32_t i = 0; i < n; i++)
+			m = t[4 + 2 * i] > m ? t[4 + 2 * i] : m;
+		return m;
+	case BTF_KIND_DATASEC:
+		for (uint32_t i = 0; i < n; i++)
+			m = t[3 + 3 * i] > m ? t[3 + 3 * i] : m;
+		return m;
+	default:
+		return 0;
+	}
+}
+
 /* Each type's node (its record's word, its kind, nothing mapped yet but
  * VAR and DATASEC, which are never deduplicated), every record checked:
  * a known kind, within the records, type ids within the types. */
@@ -950,7 +987,7 @@ static int init_nodes(struct dedup *d, const struct btf_dedup_types *t, struct d
 		return d2b_error_oom(err);
 	d->nd[0] = (struct node){ .map = 0, .hypot = UNPROCESSED, .kind = BTF_KIND_UNKN };
 	for (uint32_t id = 1; id <= t->nr_types; id++) {
-		uint32_t *r, len, *f;
+		uint32_t *r, len, ref;
 		unsigned k;
 
 		if (t->off)
@@ -959,10 +996,9 @@ static int init_nodes(struct dedup *d, const struct btf_dedup_types *t, struct d
 		if (w + 3 > end || w > UINT32_MAX || !(len = btf_record_words(r)) || w + len > end)
 			return d2b_error_set(err, "BTF dedup: type [%u] is malformed (kind %u)", id,
 					     w + 3 > end ? 0 : kind_of(r));
-		for (uint32_t i = 0; (f = type_id_field(r, i)); i++)
-			if (*f > t->nr_types)
-				return d2b_error_set(err, "BTF dedup: type [%u] refers to type %u, past the last (%u)",
-						     id, *f, t->nr_types);
+		if ((ref = max_ref(r)) > t->nr_types)
+			return d2b_error_set(err, "BTF dedup: type [%u] refers to type %u, past the last (%u)",
+					     id, ref, t->nr_types);
 		k = kind_of(r);
 		d->nd[id] = (struct node){
 			.off = (uint32_t)w, .kind = k, .hypot = UNPROCESSED,
