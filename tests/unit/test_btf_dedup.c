@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
 
 #include "check.h"
 #include "btf/btf_dedup.h"
@@ -58,6 +59,14 @@ static int our_dedup(struct btf *btf, void **out, uint32_t *out_len, struct d2b_
 	return 0;
 }
 
+/* Our dedup implements libbpf 1.1's rules (Debian 12's libbpf); later
+ * versions changed some (an enum's hash, identical structs): with one of
+ * those, check only that our output parses and has fewer types. */
+static bool libbpf_is_1_1(void)
+{
+	return libbpf_major_version() == 1 && libbpf_minor_version() == 1;
+}
+
 /* Dedup BTF both ways (it is consumed) and compare. */
 static void compare(struct btf *btf, const char *what)
 {
@@ -69,6 +78,16 @@ static void compare(struct btf *btf, const char *what)
 
 	if (our_dedup(btf, &ours, &our_len, &err)) {
 		CHECK(0, "%s: our dedup failed: %s", what, err.msg);
+		btf__free(btf);
+		return;
+	}
+	if (!libbpf_is_1_1()) {
+		struct btf *parsed = btf__new(ours, our_len);
+
+		CHECK(parsed && btf__type_cnt(parsed) <= btf__type_cnt(btf),
+		      "%s: our output does not parse, or has more types", what);
+		btf__free(parsed);
+		free(ours);
 		btf__free(btf);
 		return;
 	}
@@ -462,6 +481,9 @@ static void test_deep_chain(void)
 
 int main(void)
 {
+	if (!libbpf_is_1_1())
+		fprintf(stderr, "note: libbpf %d.%d, not 1.1: our output is not compared with its dedup\n",
+			libbpf_major_version(), libbpf_minor_version());
 	test_fwd_resolution();
 	test_standalone_fwds();
 	test_enum_fwds();
