@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <bpf/btf.h>
 #include <linux/btf.h>
 
 #include "btf/btf_wire.h"
@@ -223,12 +224,6 @@ static void ct_free(struct cand_table *ct)
 	memset(ct, 0, sizeof(*ct));
 }
 
-static int ct_init(struct cand_table *ct)
-{
-	memset(ct, 0, sizeof(*ct));
-	return ct_alloc_slots(ct, 4096);
-}
-
 /* The slot of hash H, or the free slot where it would go. */
 static inline size_t ct_slot(const struct cand_table *ct, uint64_t h)
 {
@@ -272,6 +267,22 @@ static int ct_grow_entries(struct cand_table *ct)
 		return -1;
 	ct->prev = prev;
 	ct->cap = cap;
+	return 0;
+}
+
+/* Room for about HINT candidates without growing. */
+static int ct_init(struct cand_table *ct, size_t hint)
+{
+	size_t slots = 4096;
+
+	memset(ct, 0, sizeof(*ct));
+	while (slots < hint * 2 && slots < ((size_t)1 << 30))
+		slots *= 2;
+	if (ct_alloc_slots(ct, slots))
+		return -1;
+	while (ct->cap < hint && ct->cap < (1u << 30))
+		if (ct_grow_entries(ct))
+			return -1;
 	return 0;
 }
 
@@ -356,11 +367,13 @@ struct node {
 struct dedup {
 	uint32_t *words;
 	uint32_t n;		/* ids 0..n-1 */
+	uint32_t start;		/* the first id of ours (below: the base's) */
+	const uint32_t **base_rec;	/* by id < start */
 	uint32_t void_rec[3];
 	struct node *nd;	/* by id; 0: void */
 	uint32_t *hypot_list;
 	size_t hypot_cnt;
-	bool hypot_adjust_canon;	/* only with a base (not yet) */
+	bool hypot_adjust_canon;	/* the graphs differ by a base FWD */
 	struct cand_table ct;
 	struct equiv_frame *estack;
 	size_t cap_estack;
@@ -371,7 +384,10 @@ struct dedup {
 
 static inline uint32_t *rec(struct dedup *d, uint32_t id)
 {
-	return id ? d->words + d->nd[id].off : d->void_rec;
+	if (id >= d->start)
+		return d->words + d->nd[id].off;
+	/* the base's records are only read (never rewritten) */
+	return id ? (uint32_t *)d->base_rec[id] : d->void_rec;
 }
 
 static inline bool is_mapped(const struct dedup *d, uint32_t id)
@@ -538,7 +554,10 @@ static inline int equiv_enter(struct dedup *d, uint32_t cand_id, uint32_t canon_
 	if ((ck == BTF_KIND_FWD || kk == BTF_KIND_FWD) && ck != kk) {
 		if (ck == BTF_KIND_FWD)
 			return fwd_kind_of(ct) == kk;
-		/* (with a base: a base FWD would need resolving) */
+		/* a base FWD would need resolving: not equivalent, but the
+		 * merge still points it at the struct */
+		if (fwd_kind_of(kt) == ck && canon_id < d->start)
+			d->hypot_adjust_canon = true;
 		return fwd_kind_of(kt) == ck;
 	}
 	if (ck != kk)
@@ -726,7 +745,7 @@ static int resolve_fwds(struct dedup *d)
 		else
 			s[i] = (struct name_slot){ .name = t[0] + 1, .id = id };
 	}
-	for (uint32_t id = 1; id < d->n; id++) {
+	for (uint32_t id = d->start; id < d->n; id++) {
 		const uint32_t *t;
 		size_t i;
 
@@ -903,11 +922,13 @@ static uint32_t *type_id_field(uint32_t *t, uint32_t i)
 
 static int compact_and_remap(struct dedup *d, struct btf_dedup_types *out)
 {
-	uint32_t next = 1;
+	uint32_t next = d->start;
 	size_t p = out->first;
 
 	d->nd[0].hypot = 0;
-	for (uint32_t id = 1; id < d->n; id++) {
+	for (uint32_t id = 1; id < d->start; id++)	/* the base's keep theirs */
+		d->nd[id].hypot = id;
+	for (uint32_t id = d->start; id < d->n; id++) {
 		uint32_t *t, len;
 
 		d->nd[id].hypot = UNPROCESSED;
@@ -919,7 +940,7 @@ static int compact_and_remap(struct dedup *d, struct btf_dedup_types *out)
 		d->nd[id].hypot = next++;
 		p += len;
 	}
-	out->nr_types = next - 1;
+	out->nr_types = next - d->start;
 	out->len = p - out->first;
 	for (size_t w = out->first; w < p;) {
 		uint32_t *t = d->words + w, *f;
@@ -986,25 +1007,88 @@ static int init_nodes(struct dedup *d, const struct btf_dedup_types *t, struct d
 	if (!d->nd)
 		return d2b_error_oom(err);
 	d->nd[0] = (struct node){ .map = 0, .hypot = UNPROCESSED, .kind = BTF_KIND_UNKN };
-	for (uint32_t id = 1; id <= t->nr_types; id++) {
+	if (d->start > 1) {	/* the base's: canonical as they are */
+		d->base_rec = malloc((size_t)d->start * sizeof(*d->base_rec));
+		if (!d->base_rec)
+			return d2b_error_oom(err);
+		for (uint32_t id = 1; id < d->start; id++) {
+			const uint32_t *r = (const uint32_t *)btf__type_by_id(t->base, id);
+
+			if (!r)
+				return d2b_error_set(err, "BTF dedup: base type [%u] is missing", id);
+			d->base_rec[id] = r;
+			d->nd[id] = (struct node){ .map = id, .hypot = UNPROCESSED,
+						   .kind = kind_of(r) };
+		}
+	}
+	for (uint32_t id = d->start; id < d->n; id++) {
 		uint32_t *r, len, ref;
 		unsigned k;
 
 		if (t->off)
-			w = t->off[id - 1];
+			w = t->off[id - d->start];
 		r = t->words + w;
 		if (w + 3 > end || w > UINT32_MAX || !(len = btf_record_words(r)) || w + len > end)
 			return d2b_error_set(err, "BTF dedup: type [%u] is malformed (kind %u)", id,
 					     w + 3 > end ? 0 : kind_of(r));
-		if ((ref = max_ref(r)) > t->nr_types)
+		if ((ref = max_ref(r)) >= d->n)
 			return d2b_error_set(err, "BTF dedup: type [%u] refers to type %u, past the last (%u)",
-					     id, ref, t->nr_types);
+					     id, ref, d->n - 1);
 		k = kind_of(r);
 		d->nd[id] = (struct node){
 			.off = (uint32_t)w, .kind = k, .hypot = UNPROCESSED,
 			.map = k == BTF_KIND_VAR || k == BTF_KIND_DATASEC ? id : UNPROCESSED,
 		};
 		w += len;
+	}
+	return 0;
+}
+
+/* libbpf's btf_dedup_prep(): the base's types are the first candidates. */
+static int add_base_cands(struct dedup *d)
+{
+	for (uint32_t id = 1; id < d->start; id++) {
+		const uint32_t *t = rec(d, id);
+		uint64_t h;
+
+		switch (kind_of(t)) {
+		case BTF_KIND_VAR:
+		case BTF_KIND_DATASEC:
+			continue;
+		case BTF_KIND_INT:
+		case BTF_KIND_DECL_TAG:
+			h = hash_int_tag(t);
+			break;
+		case BTF_KIND_ENUM:
+		case BTF_KIND_ENUM64:
+			h = hash_enum(t);
+			break;
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+			h = hash_struct(t);
+			break;
+		case BTF_KIND_ARRAY:
+			h = hash_array(t);
+			break;
+		case BTF_KIND_FUNC_PROTO:
+			h = hash_fnproto(t);
+			break;
+		case BTF_KIND_CONST:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_PTR:
+		case BTF_KIND_FWD:
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_FUNC:
+		case BTF_KIND_FLOAT:
+		case BTF_KIND_TYPE_TAG:
+			h = finish(hash_common(t));
+			break;
+		default:
+			return -EINVAL;
+		}
+		if (ct_add(&d->ct, h, id))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -1028,21 +1112,26 @@ static double lap(double *t0)
 
 int btf_dedup(struct btf_dedup_types *t, struct d2b_error *err)
 {
-	struct dedup d = { .words = t->words, .n = t->nr_types + 1 };
+	uint32_t start = t->base ? btf__type_cnt(t->base) : 1;
+	struct dedup d = { .words = t->words, .start = start, .n = start + t->nr_types };
 	struct btf_dedup_stats st = { 0 };
 	double t0 = now_s();
 	int rc = -ENOMEM;
 
-	if (t->nr_types >= MAX_ID)
+	if (start < 1 || t->nr_types >= MAX_ID - start)
 		return d2b_error_set(err, "BTF dedup: %u types, more than BTF allows", t->nr_types);
 	if (init_nodes(&d, t, err))
 		goto out;
 	d.hypot_list = malloc((size_t)d.n * sizeof(*d.hypot_list));
-	if (!d.hypot_list || ct_init(&d.ct))
+	/* the base's types, and about one in eight of ours (the vmlinux
+	 * keeps 95 k of 846 k) */
+	if (!d.hypot_list || ct_init(&d.ct, start + t->nr_types / 8))
+		goto fail;
+	if ((rc = add_base_cands(&d)))
 		goto fail;
 	st.nodes_s = lap(&t0);
 
-	for (uint32_t id = 1; id < d.n; id++) {
+	for (uint32_t id = start; id < d.n; id++) {
 		unsigned k = d.nd[id].kind;
 
 		if ((k == BTF_KIND_INT || k == BTF_KIND_ENUM || k == BTF_KIND_ENUM64 ||
@@ -1050,7 +1139,7 @@ int btf_dedup(struct btf_dedup_types *t, struct d2b_error *err)
 			goto fail;
 	}
 	st.prim_s = lap(&t0);
-	for (uint32_t id = 1; id < d.n; id++)
+	for (uint32_t id = start; id < d.n; id++)
 		if ((d.nd[id].kind == BTF_KIND_STRUCT || d.nd[id].kind == BTF_KIND_UNION) &&
 		    (rc = dedup_struct(&d, id)))
 			goto fail;
@@ -1058,7 +1147,7 @@ int btf_dedup(struct btf_dedup_types *t, struct d2b_error *err)
 	if ((rc = resolve_fwds(&d)))
 		goto fail;
 	st.fwd_s = lap(&t0);
-	for (uint32_t id = 1; id < d.n; id++) {
+	for (uint32_t id = start; id < d.n; id++) {
 		int r;
 
 		if (is_mapped(&d, id))	/* not a reference type, or done */
@@ -1089,6 +1178,7 @@ fail:
 out:
 	ct_free(&d.ct);
 	free(d.nd);
+	free(d.base_rec);
 	free(d.hypot_list);
 	free(d.estack);
 	free(d.rstack);

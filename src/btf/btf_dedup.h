@@ -19,7 +19,10 @@
  * are left as they are: the caller's table is already deduplicated, as
  * libbpf's is when a btf is built with btf__add_str() from empty.
  *
- * Not split BTF (a base's types) yet: those still go through libbpf.
+ * Split BTF: the base's types are canonical from the start (and first in
+ * the candidate table, as libbpf's btf_dedup_prep() puts them); a base FWD
+ * may be pointed at a split struct, but a split struct is never mapped
+ * where that would need a base type changed (libbpf's hypot_adjust_canon).
  */
 #ifndef D2B_BTF_BTF_DEDUP_H
 #define D2B_BTF_BTF_DEDUP_H
@@ -36,19 +39,23 @@ struct btf_dedup_stats {
 	uint64_t graph_steps;	/* type pairs they compared */
 };
 
+struct btf;
+
 struct btf_dedup_types {
 	uint32_t *words;	/* host order; rewritten */
 	size_t first;		/* word of the first record */
 	size_t len;		/* words of records from there */
-	uint32_t nr_types;	/* ids 1..nr_types */
-	const uint32_t *off;	/* NULL, or by id - 1 the word of its record */
+	uint32_t nr_types;	/* ids start_id .. start_id + nr_types - 1 */
+	const uint32_t *off;	/* NULL, or by id - start_id the word of its record */
+	const struct btf *base;	/* NULL, or the base of split BTF (ids below start_id) */
 	struct btf_dedup_stats *stats;	/* NULL, or filled */
 };
 
 /*
  * Deduplicate T in place: afterwards words[first..first + len) hold the kept
- * records in their new id order, every type id remapped, and nr_types is
- * their count (off is not used any more). Returns 0, or -1 with err set (a
+ * records in their new id order (from start_id: 1, or the base's type
+ * count), every type id remapped, and nr_types is their count (off is not
+ * used any more). Returns 0, or -1 with err set (a
  * record of unknown kind, a type id past the last type, a loop of reference
  * types, no memory); T's records are then garbage.
  */

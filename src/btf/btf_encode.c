@@ -1351,6 +1351,8 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 		goto fail;
 	fe.merge.strs.seed = ctx.str_seed;	/* as the fragments' */
 	fe.merge.prededup = !opts->no_prededup;
+	/* our dedup reads final ids (libbpf's renumbers a block) */
+	fe.merge.global_ids = fe.merge.prededup && !opts->libbpf_dedup;
 	for (size_t i = 0; i < df->nr_units; i++)
 		if (unit_wanted(&df->units[i]))
 			units[nr++] = i;
@@ -1383,7 +1385,8 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 		if (add_datasecs(&fe, true, err))
 			goto fail;
 		stats->datasec_s = now_s(CLOCK_MONOTONIC) - t0;
-		stats->types_before_dedup = btf_merge_nr_types(&fe.merge);
+		stats->types_before_dedup = btf_merge_nr_types(&fe.merge) +
+					    (base ? btf__type_cnt(base) - 1 : 0);
 		stats->own_dedup = true;
 		stats->rss_merged_kb = peak_rss_kb();
 		t0 = now_s(CLOCK_MONOTONIC);

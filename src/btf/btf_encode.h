@@ -61,7 +61,7 @@ struct btf_encode_options {
 	bool no_prededup;
 	/* Deduplicate with libbpf's btf__dedup, as before our own
 	 * (btf_dedup.h), which gives the same bytes: for tests and
-	 * benchmarks. Split BTF (a base) always goes through libbpf. */
+	 * benchmarks. (--no_prededup goes through libbpf too.) */
 	bool libbpf_dedup;
 };
 

@@ -812,8 +812,7 @@ static int raw_check(const char *path, const uint8_t *data, size_t size,
  * export it; its split parsers take a file name. So split BTF goes through
  * an anonymous memory file (or, without /proc, a temporary file).
  */
-static struct btf *parse_split(const uint8_t *data, size_t size,
-			       struct btf *base)
+struct btf *btf_parse_split_bytes(const void *data, size_t size, struct btf *base)
 {
 	char name[64];
 	struct btf *btf = NULL;
@@ -839,7 +838,7 @@ static struct btf *parse_split(const uint8_t *data, size_t size,
 		unlink_it = true;
 	}
 	for (size_t done = 0; done < size;) {
-		ssize_t n = write(fd, data + done, size - done);
+		ssize_t n = write(fd, (const uint8_t *)data + done, size - done);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -877,7 +876,7 @@ static struct btf_handle *open_bytes(const char *path, const uint8_t *data,
 	h->base = base;
 	errno = 0;
 	if (base)
-		h->btf = parse_split(data, size, (struct btf *)base->btf);
+		h->btf = btf_parse_split_bytes(data, size, (struct btf *)base->btf);
 	else
 		h->btf = btf__new(data, (uint32_t)size);
 	lerr = errno;

@@ -94,6 +94,10 @@ struct btf_handle *btf_handle_open_memory(const char *path, const void *data,
 					  struct d2b_error *err);
 void btf_handle_close(struct btf_handle *h);	/* accepts NULL */
 
+/* libbpf's parse of raw split BTF bytes on BASE (libbpf 1.1 does not
+ * export btf__new_split): a new btf, or NULL with errno set. */
+struct btf *btf_parse_split_bytes(const void *data, size_t size, struct btf *base);
+
 /* The path it was opened from (the default's, when opened with NULL). */
 const char *btf_handle_path(const struct btf_handle *h);
 /* The libbpf object: base types included for split BTF. */

@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "btf/btf_dedup.h"
+#include "btf/btf_load.h"
 #include "btf/btf_wire.h"
 
 #define MAX_TYPE_ID 0x7fffffff	/* libbpf's BTF_MAX_NR_TYPES */
@@ -738,7 +739,7 @@ static inline int fix_record(struct btf_merge *m, const struct btf_raw *r, uint3
 			if (!dst[at] || dst[at] > r->nr_types)
 				return d2b_error_set(err, "BTF fragment record %u refers to type %u of %u",
 						     id, dst[at], r->nr_types);
-			dst[at] = m->tmap[dst[at]] - b->first_id + 1;
+			dst[at] = m->tmap[dst[at]] - (m->global_ids ? 0 : b->first_id - 1);
 		}
 	}
 	return 0;
@@ -993,9 +994,9 @@ static int flush(struct btf_merge *m, struct d2b_error *err)
 
 bool btf_merge_direct_ok(const struct btf_merge *m)
 {
-	/* not split: a split merge's block holds ids counted from 1 (the
-	 * block goes in through btf__add_btf), the functions final ids */
-	return m->prededup && !m->base && !m->btf && m->nr_blocks == 1;
+	/* split only with final ids in the block (btf__add_btf would
+	 * renumber them): the functions are written with final ids */
+	return m->prededup && (!m->base || m->global_ids) && !m->btf && m->nr_blocks == 1;
 }
 
 const struct btf_type *btf_merge_type_by_id(const struct btf_merge *m, uint32_t id)
@@ -1205,10 +1206,13 @@ struct btf *btf_merge_finish_dedup(struct btf_merge *m, struct btf_dedup_stats *
 	struct btf_merge_block *b = &m->cur;
 	struct btf_dedup_types t = {
 		.words = b->words, .first = HDR_WORDS, .len = b->len - HDR_WORDS,
-		.nr_types = b->nr_types,
+		.nr_types = b->nr_types, .base = m->base,
 		.off = m->nr_tidx == b->nr_types ? m->tidx : NULL,
 		.stats = stats,
 	};
+	/* split BTF holds its own strings only: after the base's */
+	const char *strs = m->strs.data + (m->base ? m->prefix_len : 0);
+	size_t str_len = m->strs.len - (m->base ? m->prefix_len : 0);
 	struct btf_header hdr = {
 		.magic = BTF_MAGIC, .version = BTF_VERSION,
 		.hdr_len = sizeof(struct btf_header),
@@ -1216,7 +1220,7 @@ struct btf *btf_merge_finish_dedup(struct btf_merge *m, struct btf_dedup_stats *
 	struct btf *btf = NULL;
 	size_t total;
 
-	if (!btf_merge_direct_ok(m)) {
+	if (!btf_merge_direct_ok(m) || (m->base && !m->global_ids)) {
 		d2b_error_set(err, "BTF dedup: the merged types are not one block");
 		goto out;
 	}
@@ -1226,19 +1230,20 @@ struct btf *btf_merge_finish_dedup(struct btf_merge *m, struct btf_dedup_stats *
 	b->nr_types = t.nr_types;
 	hdr.type_len = (uint32_t)(t.len * 4);
 	hdr.str_off = hdr.type_len;
-	hdr.str_len = (uint32_t)m->strs.len;
-	total = sizeof(hdr) + t.len * 4 + m->strs.len;
+	hdr.str_len = (uint32_t)str_len;
+	total = sizeof(hdr) + t.len * 4 + str_len;
 	if (total > UINT32_MAX) {
 		d2b_error_set(err, "BTF dedup: %zu bytes of BTF, more than BTF allows", total);
 		goto out;
 	}
-	if (block_room(b, (m->strs.len + 3) / 4)) {
+	if (block_room(b, (str_len + 3) / 4)) {
 		d2b_error_oom(err);
 		goto out;
 	}
 	memcpy(b->words, &hdr, sizeof(hdr));
-	memcpy(b->words + b->len, m->strs.data, m->strs.len);
-	btf = btf__new(b->words, (uint32_t)total);
+	memcpy(b->words + b->len, strs, str_len);
+	btf = m->base ? btf_parse_split_bytes(b->words, total, m->base)
+		      : btf__new(b->words, (uint32_t)total);
 	if (!btf)
 		d2b_error_set(err, "cannot parse the deduplicated BTF (libbpf error %d)", -errno);
 out:

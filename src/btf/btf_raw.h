@@ -148,6 +148,10 @@ struct btf_merge {
 	uint32_t *tmap;		/* local id -> final id (last add) */
 	size_t cap_tmap;
 	bool slow;		/* every block the slow way, as newer libbpf needs (tests) */
+	/* The block's type ids are final ones (our dedup reads it, split on
+	 * a base too); else counted from its first type (libbpf parses it
+	 * alone: btf__add_btf renumbers). The same without a base. */
+	bool global_ids;
 	/* Pre-dedup: a type whose key (btf_keys.h) an earlier type had is
 	 * not added; its local id maps to that type. Everything then stays in
 	 * one block (a reference may point anywhere before). */
@@ -207,8 +211,9 @@ int btf_merge_add_datasec_var_info(struct btf_merge *m, int var_type_id, uint32_
 uint32_t btf_merge_nr_types(const struct btf_merge *m);
 
 /* With everything one block (btf_merge_direct_ok): deduplicate the types
- * ourselves (btf_dedup.h) and return the result as a libbpf btf (the
- * caller frees it); M is emptied either way. NULL with err set. */
+ * ourselves (btf_dedup.h) and return the result as a libbpf btf, split on
+ * the base when there is one (the caller frees it); M is emptied either
+ * way. NULL with err set. */
 struct btf_dedup_stats;
 struct btf *btf_merge_finish_dedup(struct btf_merge *m, struct btf_dedup_stats *stats,
 				   struct d2b_error *err);

@@ -39,8 +39,12 @@ static int our_dedup(struct btf *btf, void **out, uint32_t *out_len, struct d2b_
 	if (!words)
 		return -1;
 	memcpy(words, raw + h->hdr_len + h->type_off, h->type_len);
-	t = (struct btf_dedup_types){ .words = words, .first = 0, .len = h->type_len / 4,
-				      .nr_types = btf__type_cnt(btf) - 1 };
+	const struct btf *base = btf__base_btf(btf);
+
+	t = (struct btf_dedup_types){
+		.words = words, .first = 0, .len = h->type_len / 4, .base = base,
+		.nr_types = btf__type_cnt(btf) - (base ? btf__type_cnt(base) : 1),
+	};
 	if (btf_dedup(&t, err)) {
 		free(words);
 		return -1;
@@ -385,6 +389,17 @@ static void add_unit(struct btf *b, struct rng *r, const struct struct_tpl *tpl,
 	}
 }
 
+static void random_tpl(struct rng *r, struct struct_tpl *tpl)
+{
+	for (int s = 0; s < NS; s++) {
+		tpl[s].nm = 1 + rnd(r, NM);
+		for (uint32_t k = 0; k < tpl[s].nm; k++)
+			tpl[s].m[k] = (struct member_tpl){
+				.kind = (enum mkind)rnd(r, 9), .arg = rnd(r, 12),
+			};
+	}
+}
+
 static void test_random(void)
 {
 	for (uint64_t seed = 1; seed <= 400; seed++) {
@@ -394,18 +409,72 @@ static void test_random(void)
 		uint32_t units = 2 + rnd(&r, 7);
 		char what[32];
 
-		for (int s = 0; s < NS; s++) {
-			tpl[s].nm = 1 + rnd(&r, NM);
-			for (uint32_t k = 0; k < tpl[s].nm; k++)
-				tpl[s].m[k] = (struct member_tpl){
-					.kind = (enum mkind)rnd(&r, 9), .arg = rnd(&r, 12),
-				};
-		}
+		random_tpl(&r, tpl);
 		for (uint32_t u = 0; u < units; u++)
 			add_unit(b, &r, tpl, rnd(&r, 4) == 0);
 		snprintf(what, sizeof(what), "random seed %llu", (unsigned long long)seed);
 		compare(b, what);
 	}
+}
+
+/* Split BTF: a deduplicated random base, then random units on top of it
+ * (the same templates, so the split meets its types and FWDs both ways). */
+static void test_random_split(void)
+{
+	for (uint64_t seed = 1; seed <= 300; seed++) {
+		struct rng r = { .s = seed * 0xd1b54a32d192ed03ull };
+		struct struct_tpl tpl[NS];
+		struct btf *base = btf__new_empty(), *split;
+		uint32_t units = 1 + rnd(&r, 4);
+		char what[40];
+
+		random_tpl(&r, tpl);
+		for (uint32_t u = 0; u < units; u++)
+			add_unit(base, &r, tpl, rnd(&r, 4) == 0);
+		if (btf__dedup(base, NULL)) {
+			CHECK(0, "split seed %llu: the base does not dedup", (unsigned long long)seed);
+			btf__free(base);
+			continue;
+		}
+		split = btf__new_empty_split(base);
+		units = 1 + rnd(&r, 4);
+		for (uint32_t u = 0; u < units; u++)
+			add_unit(split, &r, tpl, rnd(&r, 3) == 0);
+		snprintf(what, sizeof(what), "split seed %llu", (unsigned long long)seed);
+		compare(split, what);
+		btf__free(base);
+	}
+}
+
+/* A base that only declares struct S (FWD) and one that defines it; the
+ * split defines S and points at it: libbpf keeps the base FWD, maps the
+ * split's FWDs of the base's structs to them, never changes a base type. */
+static void test_split_fwds(void)
+{
+	struct btf *base = btf__new_empty(), *split;
+	int bi, bf, bt, bp, si, sf, s, p, q;
+
+	bi = btf__add_int(base, "int", 4, BTF_INT_SIGNED);
+	bf = btf__add_fwd(base, "S", BTF_FWD_STRUCT);
+	bp = btf__add_ptr(base, bf);
+	bt = btf__add_struct(base, "T", 16);
+	btf__add_field(base, "s", bp, 0, 0);
+	btf__add_field(base, "x", bi, 64, 0);
+	split = btf__new_empty_split(base);
+	si = btf__add_int(split, "int", 4, BTF_INT_SIGNED);
+	s = btf__add_struct(split, "S", 4);
+	btf__add_field(split, "v", si, 0, 0);
+	p = btf__add_ptr(split, s);
+	btf__add_struct(split, "T", 16);	/* T with S defined: base T has a FWD */
+	btf__add_field(split, "s", p, 0, 0);
+	btf__add_field(split, "x", si, 64, 0);
+	sf = btf__add_fwd(split, "T", BTF_FWD_STRUCT);
+	q = btf__add_ptr(split, sf);
+	btf__add_struct(split, "U", 8);
+	btf__add_field(split, "t", q, 0, 0);
+	CHECK(bt > 0 && q > 0, "building the case failed");
+	compare(split, "split fwds");
+	btf__free(base);
 }
 
 /* ---- bad input ---- */
@@ -490,6 +559,8 @@ int main(void)
 	test_candidate_order();
 	test_identical_twins();
 	test_random();
+	test_random_split();
+	test_split_fwds();
 	test_bad_input();
 	test_deep_chain();
 	return check_done();
