@@ -587,27 +587,42 @@ void btf_merge_deinit(struct btf_merge *m)
 }
 
 /* The final offset of string S (entry E of a fragment). */
+/*
+ * Every string of the base's section (our prefix) into the table at its
+ * offset, the first of duplicates as libbpf's index of a base keeps: so a
+ * split BTF's string that the base has keeps the base's offset (as
+ * btf__add_str gives), found by one probe, without the index libbpf would
+ * build for btf__find_str (15-20 ms on a vmlinux base). Done at the first
+ * string, when the table's hash seed is set.
+ */
+static int index_base_strings(struct btf_merge *m)
+{
+	for (size_t off = 1; off < m->prefix_len;) {
+		const char *s = m->strs.data + off;
+		uint64_t h;
+		size_t len;
+
+		h = btf_str_hash_seeded(s, &len, m->strs.seed);
+		if (btf_strtab_find(&m->strs, s, len, h, NULL) < 0 &&
+		    btf_strtab_add_at(&m->strs, (uint32_t)off, len, h) < 0)
+			return -1;
+		off += len + 1;
+	}
+	m->base_indexed = true;
+	return 0;
+}
+
 static long intern(struct btf_merge *m, const char *s, const struct btf_strtab_ent *e,
 		   struct d2b_error *err)
 {
 	uint32_t off;
-	long g = btf_strtab_find(&m->strs, s, e->len, e->hash, &off);
+	long g;
 
+	if (m->base && !m->base_indexed && index_base_strings(m))
+		return d2b_error_oom(err);
+	g = btf_strtab_find(&m->strs, s, e->len, e->hash, &off);
 	if (g >= 0)
 		return off;
-	if (m->base) {
-		/* as btf__add_str on a split BTF: the base's offset first */
-		int boff = btf__find_str(m->base, s);
-
-		if (boff >= 0) {
-			if (btf_strtab_add_at(&m->strs, (uint32_t)boff, e->len, e->hash) < 0)
-				return d2b_error_oom(err);
-			return boff;
-		}
-		if (boff != -ENOENT)
-			return d2b_error_set(err, "cannot look up string '%s' in the base BTF (libbpf error %d)",
-					     s, boff);
-	}
 	g = btf_strtab_add(&m->strs, s, e->len, e->hash, NULL);
 	if (g < 0)
 		return d2b_error_oom(err);
