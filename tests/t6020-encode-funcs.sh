@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # BTF encoder: the planted cases of btf_funcs/, btf_vars.c and btf_kfunc.c,
 # each encoded or skipped for the right reason (--verbose text, presence or
-# absence in bpftool's dump), and every output accepted by bpftool.
+# absence in bpftool's dump), and every output accepted by bpftool; the decl
+# tags of btf_tags.c (struct, member, typedef, variable, function, parameter)
+# are those pahole 1.24 writes.
 . "$D2B_SRC/tests/lib.sh"
 d2b_need_cmd bpftool
 
 tmp=$(d2b_tmpdir)
-fx=$(d2b_fixtures 'btf_[fvk]*') || d2b_fail "fixtures"
+fx=$(d2b_fixtures 'btf_[fvkt]*') || d2b_fail "fixtures"
 fails=0
 fail() {
 	echo "FAIL: $*" >&2
@@ -108,6 +110,24 @@ for f in $fx; do
 			fail "$f: int[3][4] is not one ARRAY[12] of int"
 		# bit-fields
 		grep -q "'flags' type_id=[0-9]* bits_offset=36 bitfield_size=12" "$b.def.dump" || fail "$f: bit-field"
+		;;
+	*/btf_tags.*.dwarf*)
+		b=$tmp/$(basename "$f")
+		enc "$f" "$b.ours"
+		/usr/bin/pahole -J --btf_encode_detached="$b.ref" "$f" >/dev/null 2>&1 ||
+			{ fail "$f: pahole 1.24 -J failed"; continue; }
+		bpftool btf dump file "$b.ref" >"$b.ref.dump" 2>&1 || fail "bpftool rejects pahole's $b.ref"
+		for v in ours ref; do
+			# each DECL_TAG as 'value' -> KIND 'target name' component_idx
+			awk '/^\[/ { id = substr($1, 2, length($1) - 2); kind[id] = $2; name[id] = $3 }
+			     $2 == "DECL_TAG" { tag[++n] = $0 }
+			     END { for (i = 1; i <= n; i++) { split(tag[i], f, " ")
+				     t = f[4]; sub(/type_id=/, "", t); c = f[5]
+				     print f[3], kind[t], name[t], c } }' "$b.$v.dump" | sort >"$b.$v.tags"
+		done
+		[ -s "$b.ref.tags" ] || fail "$f: pahole 1.24 wrote no DECL_TAG"
+		cmp -s "$b.ours.tags" "$b.ref.tags" ||
+			fail "$f: decl tags differ from pahole 1.24's: $(diff "$b.ours.tags" "$b.ref.tags" | head -4)"
 		;;
 	*/btf_kfunc.*.dwarf*)
 		b=$tmp/$(basename "$f")

@@ -231,6 +231,12 @@ struct cu_enc {
 	uint32_t next;		/* next local id */
 	struct pending_str *pending;	/* candidates' strings, interned last */
 	size_t nr_pending, cap_pending;
+	/* model indexes of the typedefs and composites with decl tags (on
+	 * them or their members), noted by the main pass so that the tag
+	 * pass visits only them, not every member again */
+	uint32_t *tagged;
+	size_t nr_tagged, cap_tagged;
+	bool member_tags;	/* add_composite() met a member with tags */
 	struct d2b_error *err;
 };
 
@@ -440,6 +446,7 @@ static int add_composite(struct cu_enc *e, const struct type *t)
 			__builtin_prefetch(m[NAME_PREFETCH_MAX].name);
 		if (m->is_static)
 			continue;
+		e->member_tags |= m->tags != NULL;
 		rc = btf_raw_add_field(e->raw, m->name ? m->name : "", ref(e, m->type),
 				       (uint32_t)m->bit_offset, m->bit_size);
 		if (rc < 0)
@@ -557,6 +564,21 @@ static int add_decl_tags(struct cu_enc *e, struct annotation *tags, uint32_t id,
 	return 0;
 }
 
+static int note_tagged(struct cu_enc *e, uint32_t i)
+{
+	if (e->nr_tagged == e->cap_tagged) {
+		size_t cap = e->cap_tagged ? 2 * e->cap_tagged : 64;
+		uint32_t *p = realloc(e->tagged, cap * sizeof(*p));
+
+		if (!p)
+			return d2b_error_oom(e->err);
+		e->tagged = p;
+		e->cap_tagged = cap;
+	}
+	e->tagged[e->nr_tagged++] = i;
+	return 0;
+}
+
 static int encode_types(struct cu_enc *e)
 {
 	const struct cu_model *cu = e->cu;
@@ -597,7 +619,14 @@ static int encode_types(struct cu_enc *e)
 		 * cache miss each, unless asked for ahead */
 		if (i + NAME_PREFETCH < cu->nr_types)
 			prefetch_names(cu->types[i + NAME_PREFETCH]);
-		if (e->ids[i] && expect_id(e, t, "type", add_main(e, t), e->ids[i]))
+		if (!e->ids[i])
+			continue;
+		e->member_tags = false;
+		if (expect_id(e, t, "type", add_main(e, t), e->ids[i]))
+			return -1;
+		if (e->f->decl_tag && (t->tags || e->member_tags) &&
+		    (t->kind == TK_TYPEDEF || t->kind == TK_STRUCT || t->kind == TK_UNION ||
+		     t->kind == TK_CLASS) && note_tagged(e, i))
 			return -1;
 	}
 	for (uint32_t i = 0; i < cu->nr_types; i++)
@@ -609,12 +638,10 @@ static int encode_types(struct cu_enc *e)
 
 	if (!e->f->decl_tag)
 		return 0;
-	for (uint32_t i = 0; i < cu->nr_types; i++) {
+	for (size_t k = 0; k < e->nr_tagged; k++) {
+		uint32_t i = e->tagged[k], idx = 0;
 		const struct type *t = cu->types[i];
-		uint32_t idx = 0;
 
-		if (!e->ids[i])
-			continue;
 		if (t->kind == TK_TYPEDEF && add_decl_tags(e, t->tags, e->ids[i], -1))
 			return -1;
 		if (t->kind != TK_STRUCT && t->kind != TK_UNION && t->kind != TK_CLASS)
@@ -1036,11 +1063,13 @@ struct btf_fragment *btf_encode_cu(const struct btf_encode_ctx *ctx,
 	if (intern_pending(&e))
 		goto fail;
 	free(e.pending);
+	free(e.tagged);
 	free(e.ids);
 	free(e.extra);
 	return frag;
 fail:
 	free(e.pending);
+	free(e.tagged);
 	free(e.ids);
 	free(e.extra);
 	btf_fragment_destroy(frag);
