@@ -584,24 +584,68 @@ static int encode_types(struct cu_enc *e)
 	const struct cu_model *cu = e->cu;
 	bool need_index = false;
 
-	/* ids: every encodable type, in model order; then the extras */
+	/* One pass: ids for every encodable type, in model order; which
+	 * pointers carry type tags (their extra ids come after all of those);
+	 * and what the fragment will hold, so its buffers are sized once and
+	 * not copied as they double from small (realloc's copies were 4% of
+	 * the encoder's instructions). */
+	size_t words = 0, fixes = 0, strs = 0, nr_tagged_ptrs = 0;
+
 	e->next = 1;
 	for (uint32_t i = 0; i < cu->nr_types; i++) {
 		const struct type *t = cu->types[i];
+		size_t n = 0;
 
 		if (encodable(t))
 			e->ids[i] = e->next++;
-		if (t->kind == TK_ARRAY)
+		switch (t->kind) {
+		case TK_STRUCT:
+		case TK_UNION:
+		case TK_CLASS:
+			n = t->composite.nr_members;
+			words += 3 * n;
+			break;
+		case TK_ENUM:
+			n = t->enumeration.nr_values;
+			words += 3 * n;
+			break;
+		case TK_FUNC_PROTO:
+			n = t->proto.nr_params;
+			words += 2 * n;
+			break;
+		case TK_ARRAY:
+			words += 3;
 			need_index = true;
-		if (!e->index_id && t->kind == TK_BASE && t->name && !strcmp(t->name, "int"))
-			e->index_id = e->ids[i];
+			break;
+		case TK_BASE:
+			if (!e->index_id && t->name && !strcmp(t->name, "int"))
+				e->index_id = e->ids[i];
+			break;
+		default:
+			if (is_pointer_kind(t->kind) && nr_type_tags(e, t))
+				nr_tagged_ptrs++;
+			break;
+		}
+		words += 4;
+		fixes += 2 + 2 * n;
+		strs += 1 + n;
 	}
-	for (uint32_t i = 0; i < cu->nr_types; i++) {
-		const struct type *t = cu->types[i];
-		uint32_t n = 0;
+	for (uint32_t i = 0; i < cu->nr_functions; i++) {
+		size_t n = cu->functions[i].nr_params;
 
-		if (is_pointer_kind(t->kind))
-			n = nr_type_tags(e, t);
+		words += 6 + 2 * n;
+		fixes += 3 + 2 * n;
+		strs += 1 + n;
+	}
+	/* names average ~10 bytes and a NUL */
+	if (btf_raw_reserve(e->raw, (size_t)cu->nr_types + cu->nr_functions, words, fixes, strs,
+			    12 * strs))
+		return d2b_error_oom(e->err);
+	/* their extra ids, in model order (type tags come from clang only) */
+	for (uint32_t i = 0; nr_tagged_ptrs && i < cu->nr_types; i++) {
+		const struct type *t = cu->types[i];
+		uint32_t n = is_pointer_kind(t->kind) ? nr_type_tags(e, t) : 0;
+
 		if (n) {
 			e->extra[i] = e->next;
 			e->next += n;
@@ -986,55 +1030,6 @@ void btf_fragment_destroy(struct btf_fragment *frag)
 	free(frag);
 }
 
-/* Room for about what CU's fragment will hold (each type's record, its
- * members, enumerators or parameters; each function's prototype), so its
- * buffers are not copied as they double from small: realloc's copies were
- * 4% of the encoder's instructions. */
-static int reserve_fragment(struct btf_raw *r, const struct cu_model *cu)
-{
-	size_t words = 0, fixes = 0, strs = 0;
-
-	for (uint32_t i = 0; i < cu->nr_types; i++) {
-		const struct type *t = cu->types[i];
-		size_t n = 0;
-
-		switch (t->kind) {
-		case TK_STRUCT:
-		case TK_UNION:
-		case TK_CLASS:
-			n = t->composite.nr_members;
-			words += 3 * n;
-			break;
-		case TK_ENUM:
-			n = t->enumeration.nr_values;
-			words += 3 * n;
-			break;
-		case TK_FUNC_PROTO:
-			n = t->proto.nr_params;
-			words += 2 * n;
-			break;
-		case TK_ARRAY:
-			words += 3;
-			break;
-		default:
-			break;
-		}
-		words += 4;
-		fixes += 2 + 2 * n;
-		strs += 1 + n;
-	}
-	for (uint32_t i = 0; i < cu->nr_functions; i++) {
-		size_t n = cu->functions[i].nr_params;
-
-		words += 6 + 2 * n;
-		fixes += 3 + 2 * n;
-		strs += 1 + n;
-	}
-	/* names average ~10 bytes and a NUL */
-	return btf_raw_reserve(r, (size_t)cu->nr_types + cu->nr_functions, words, fixes, strs,
-			       12 * strs);
-}
-
 struct btf_fragment *btf_encode_cu(const struct btf_encode_ctx *ctx,
 				   const struct cu_model *cu, struct d2b_error *err)
 {
@@ -1051,7 +1046,7 @@ struct btf_fragment *btf_encode_cu(const struct btf_encode_ctx *ctx,
 	e.raw = &frag->raw;
 	e.ids = calloc(n, sizeof(*e.ids));
 	e.extra = calloc(n, sizeof(*e.extra));
-	if (btf_raw_init(&frag->raw) || !e.ids || !e.extra || reserve_fragment(&frag->raw, cu)) {
+	if (btf_raw_init(&frag->raw) || !e.ids || !e.extra) {
 		d2b_error_oom(err);
 		goto fail;
 	}
