@@ -430,6 +430,17 @@ static int grow(void **p, size_t *cap, size_t elem, size_t want)
 	return 0;
 }
 
+typedef bool (*equal_fn)(const uint32_t *a, const uint32_t *b);
+
+/* The first candidate of hash H that EQUAL says is T's equal, or 0. */
+static uint32_t find_equal(struct dedup *d, const uint32_t *t, uint64_t h, equal_fn equal)
+{
+	for_each_cand(&d->ct, e, h)
+		if (equal(t, rec(d, d->ct.id[e])))
+			return d->ct.id[e];
+	return 0;
+}
+
 /* ---- primitive types ---- */
 
 static int dedup_prim(struct dedup *d, uint32_t id)
@@ -441,14 +452,7 @@ static int dedup_prim(struct dedup *d, uint32_t id)
 	switch (kind_of(t)) {
 	case BTF_KIND_INT:
 		h = hash_int_tag(t);
-		for_each_cand(&d->ct, e, h) {
-			uint32_t c = d->ct.id[e];
-
-			if (equal_int_tag(t, rec(d, c))) {
-				new_id = c;
-				break;
-			}
-		}
+		new_id = find_equal(d, t, h, equal_int_tag);
 		break;
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
@@ -473,18 +477,13 @@ static int dedup_prim(struct dedup *d, uint32_t id)
 	case BTF_KIND_FWD:
 	case BTF_KIND_FLOAT:
 		h = finish(hash_common(t));
-		for_each_cand(&d->ct, e, h) {
-			uint32_t c = d->ct.id[e];
-
-			if (equal_common(t, rec(d, c))) {
-				new_id = c;
-				break;
-			}
-		}
+		new_id = find_equal(d, t, h, equal_common);
 		break;
 	default:
 		return 0;
 	}
+	if (!new_id)
+		new_id = id;
 	d->nd[id].map = new_id;
 	return new_id == id ? ct_add(&d->ct, h, id) : 0;
 }
@@ -795,43 +794,31 @@ static uint32_t *ref_child(uint32_t *t, uint32_t i, bool *bad)
 static int ref_finish(struct dedup *d, uint32_t id)
 {
 	const uint32_t *t = rec(d, id);
-	uint32_t new_id = id;
+	uint32_t new_id;
+	equal_fn equal;
 	uint64_t h;
 
 	switch (kind_of(t)) {
 	case BTF_KIND_DECL_TAG:
 		h = hash_int_tag(t);
-		for_each_cand(&d->ct, e, h)
-			if (equal_int_tag(t, rec(d, d->ct.id[e]))) {
-				new_id = d->ct.id[e];
-				break;
-			}
+		equal = equal_int_tag;
 		break;
 	case BTF_KIND_ARRAY:
 		h = hash_array(t);
-		for_each_cand(&d->ct, e, h)
-			if (equal_array(t, rec(d, d->ct.id[e]))) {
-				new_id = d->ct.id[e];
-				break;
-			}
+		equal = equal_array;
 		break;
 	case BTF_KIND_FUNC_PROTO:
 		h = hash_fnproto(t);
-		for_each_cand(&d->ct, e, h)
-			if (equal_fnproto(t, rec(d, d->ct.id[e]))) {
-				new_id = d->ct.id[e];
-				break;
-			}
+		equal = equal_fnproto;
 		break;
 	default:
 		h = finish(hash_common(t));
-		for_each_cand(&d->ct, e, h)
-			if (equal_common(t, rec(d, d->ct.id[e]))) {
-				new_id = d->ct.id[e];
-				break;
-			}
+		equal = equal_common;
 		break;
 	}
+	new_id = find_equal(d, t, h, equal);
+	if (!new_id)
+		new_id = id;
 	d->nd[id].map = new_id;
 	if (new_id == id && ct_add(&d->ct, h, id))
 		return -ENOMEM;

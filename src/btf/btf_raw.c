@@ -1085,18 +1085,31 @@ static long direct_name(struct btf_merge *m, const char *name)
 	return off < 0 ? -ENOMEM : off;
 }
 
-int btf_merge_add_func_proto(struct btf_merge *m, int ret_type_id)
+/* A new record: NAME (NULL: none), INFO, then the N words of TAIL. Its
+ * id, or a negative errno. */
+static int direct_record(struct btf_merge *m, const char *name, uint32_t info,
+			 const uint32_t *tail, size_t n)
 {
 	uint32_t *w;
+	long off = name ? direct_name(m, name) : 0;
+
+	if (off < 0)
+		return (int)off;
+	if (!(w = direct_room(m, 2 + n)))
+		return -ENOMEM;
+	w[0] = (uint32_t)off;
+	w[1] = info;
+	memcpy(w + 2, tail, n * sizeof(*w));
+	return direct_commit(m, 2 + n);
+}
+
+int btf_merge_add_func_proto(struct btf_merge *m, int ret_type_id)
+{
+	uint32_t tail[] = { (uint32_t)ret_type_id };
 
 	if (!type_id_ok(ret_type_id))
 		return -EINVAL;
-	if (!(w = direct_room(m, 3)))
-		return -ENOMEM;
-	w[0] = 0;
-	w[1] = info_of(BTF_KIND_FUNC_PROTO, 0, 0);
-	w[2] = (uint32_t)ret_type_id;
-	return direct_commit(m, 3);
+	return direct_record(m, NULL, info_of(BTF_KIND_FUNC_PROTO, 0, 0), tail, 1);
 }
 
 int btf_merge_add_func_param(struct btf_merge *m, const char *name, int type_id)
@@ -1125,8 +1138,7 @@ int btf_merge_add_func_param(struct btf_merge *m, const char *name, int type_id)
 
 int btf_merge_add_func(struct btf_merge *m, const char *name, int linkage, int proto_type_id)
 {
-	uint32_t *w;
-	long off;
+	uint32_t tail[] = { (uint32_t)proto_type_id };
 
 	if (!name || !name[0])
 		return -EINVAL;
@@ -1134,53 +1146,26 @@ int btf_merge_add_func(struct btf_merge *m, const char *name, int linkage, int p
 		return -EINVAL;
 	if (!type_id_ok(proto_type_id))
 		return -EINVAL;
-	off = direct_name(m, name);
-	if (off < 0)
-		return (int)off;
-	if (!(w = direct_room(m, 3)))
-		return -ENOMEM;
-	w[0] = (uint32_t)off;
-	w[1] = info_of(BTF_KIND_FUNC, (uint32_t)linkage, 0);
-	w[2] = (uint32_t)proto_type_id;
-	return direct_commit(m, 3);
+	return direct_record(m, name, info_of(BTF_KIND_FUNC, (uint32_t)linkage, 0), tail, 1);
 }
 
 int btf_merge_add_decl_tag(struct btf_merge *m, const char *value, int ref_type_id,
 			   int component_idx)
 {
-	uint32_t *w;
-	long off;
+	uint32_t tail[] = { (uint32_t)ref_type_id, (uint32_t)component_idx };
 
 	if (!value || !value[0] || component_idx < -1 || !type_id_ok(ref_type_id))
 		return -EINVAL;
-	off = direct_name(m, value);
-	if (off < 0)
-		return (int)off;
-	if (!(w = direct_room(m, 4)))
-		return -ENOMEM;
-	w[0] = (uint32_t)off;
-	w[1] = info_of(BTF_KIND_DECL_TAG, 0, 0);
-	w[2] = (uint32_t)ref_type_id;
-	w[3] = (uint32_t)component_idx;
-	return direct_commit(m, 4);
+	return direct_record(m, value, info_of(BTF_KIND_DECL_TAG, 0, 0), tail, 2);
 }
 
 int btf_merge_add_datasec(struct btf_merge *m, const char *name, uint32_t byte_sz)
 {
-	uint32_t *w;
-	long off;
+	uint32_t tail[] = { byte_sz };
 
 	if (!name || !name[0])
 		return -EINVAL;
-	off = direct_name(m, name);
-	if (off < 0)
-		return (int)off;
-	if (!(w = direct_room(m, 3)))
-		return -ENOMEM;
-	w[0] = (uint32_t)off;
-	w[1] = info_of(BTF_KIND_DATASEC, 0, 0);
-	w[2] = byte_sz;
-	return direct_commit(m, 3);
+	return direct_record(m, name, info_of(BTF_KIND_DATASEC, 0, 0), tail, 1);
 }
 
 int btf_merge_add_datasec_var_info(struct btf_merge *m, int var_type_id, uint32_t offset,

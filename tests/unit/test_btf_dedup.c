@@ -116,35 +116,26 @@ static void compare(struct btf *btf, const char *what)
 
 /* ---- hand-written cases ---- */
 
-/* CU 1 knows struct A and a FWD of B; CU 2 the opposite; S in both. */
+/* libbpf's own example: unit 1 knows struct A and a FWD of B, unit 2 the
+ * opposite; S in both. All three come out once, FWDs resolved. */
 static void test_fwd_resolution(void)
 {
 	struct btf *b = btf__new_empty();
-	int i1, fa, fb, pa, pb, a, bb, s1, i2, pa2, pb2, s2;
 
-	/* unit 1 */
-	i1 = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
-	fb = btf__add_fwd(b, "B", BTF_FWD_STRUCT);
-	a = btf__add_struct(b, "A", 16);
-	btf__add_field(b, "a", i1, 0, 0);
-	pa = btf__add_ptr(b, a);
-	btf__add_field(b, "self", pa, 64, 0);
-	pb = btf__add_ptr(b, fb);
-	s1 = btf__add_struct(b, "S", 16);
-	btf__add_field(b, "a_ptr", pa, 0, 0);
-	btf__add_field(b, "b_ptr", pb, 64, 0);
-	/* unit 2 */
-	i2 = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
-	fa = btf__add_fwd(b, "A", BTF_FWD_STRUCT);
-	bb = btf__add_struct(b, "B", 16);
-	btf__add_field(b, "b", i2, 0, 0);
-	pb2 = btf__add_ptr(b, bb);
-	btf__add_field(b, "self", pb2, 64, 0);
-	pa2 = btf__add_ptr(b, fa);
-	s2 = btf__add_struct(b, "S", 16);
-	btf__add_field(b, "a_ptr", pa2, 0, 0);
-	btf__add_field(b, "b_ptr", pb2, 64, 0);
-	CHECK(s1 > 0 && s2 > 0, "building the case failed");
+	for (int u = 0; u < 2; u++) {
+		int i = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+		int f = btf__add_fwd(b, u ? "A" : "B", BTF_FWD_STRUCT);
+		int self = btf__add_ptr(b, (int)btf__type_cnt(b) + 1);	/* the struct next */
+		int def = btf__add_struct(b, u ? "B" : "A", 16), pf, s;
+
+		btf__add_field(b, u ? "b" : "a", i, 0, 0);
+		btf__add_field(b, "self", self, 64, 0);
+		pf = btf__add_ptr(b, f);
+		s = btf__add_struct(b, "S", 16);
+		CHECK(def == self + 1 && s > 0 &&
+		      !btf__add_field(b, "a_ptr", u ? pf : self, 0, 0) &&
+		      !btf__add_field(b, "b_ptr", u ? self : pf, 64, 0), "building unit %d failed", u);
+	}
 	compare(b, "fwd resolution");
 }
 
