@@ -11,6 +11,8 @@
 #               --btf_encode_detached) of those fixtures, and a closed
 #               slice of the corpus vmlinux's .BTF when it is cached
 #               (tests/lib.sh d2b_corpus; fuzz/btf_slice.py)
+#   fuzz_dedup  raw BTF: the same as fuzz_btf's, without the options byte
+#               (the harness deduplicates two copies of it)
 set -u
 harness=$1 dir=$2
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -86,8 +88,10 @@ seed_cli() {
 ARGS
 }
 
+# seed_btf [raw]: fuzz_btf's seeds, or with "raw" the bare BTF (fuzz_dedup)
 seed_btf() {
-	local tmp f b n base vml
+	local tmp f b n base vml opts="000 001 006 302"
+	[ "${1:-}" = raw ] && opts=raw
 	tmp=$(mktemp -d) || return 1
 	(dir=$tmp; seed_dwarf)
 	for f in "$tmp"/*.o; do
@@ -96,8 +100,12 @@ seed_btf() {
 			continue
 		[ -s "$tmp/$base.btf" ] || continue
 		# options bytes: layout, -s, -E --hex, -C names + pfunct -f main
-		for b in 000 001 006 302; do
-			{ printf "\\$b"; cat "$tmp/$base.btf"; } > "$dir/$base.$b.btf"
+		for b in $opts; do
+			if [ $b = raw ]; then
+				cp "$tmp/$base.btf" "$dir/$base.btf"
+			else
+				{ printf "\\$b"; cat "$tmp/$base.btf"; } > "$dir/$base.$b.btf"
+			fi
 		done
 	done
 	vml=${D2B_CORPUS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/dwarf2btf}/vmlinux
@@ -106,7 +114,11 @@ seed_btf() {
 		for n in 60 200 600; do
 			python3 "$src/fuzz/btf_slice.py" "$tmp/vmlinux.btf" $n "$tmp/s.btf" 2>/dev/null ||
 				continue
-			{ printf '\000'; cat "$tmp/s.btf"; } > "$dir/vmlinux-slice-$n.btf"
+			if [ "$opts" = raw ]; then
+				cp "$tmp/s.btf" "$dir/vmlinux-slice-$n.btf"
+			else
+				{ printf '\000'; cat "$tmp/s.btf"; } > "$dir/vmlinux-slice-$n.btf"
+			fi
 		done
 	fi
 	rm -rf "$tmp"
@@ -116,6 +128,7 @@ seed_btf() {
 case $harness in
 fuzz_dwarf | fuzz_encode) seed_dwarf ;;
 fuzz_btf) seed_btf ;;
+fuzz_dedup) seed_btf raw ;;
 fuzz_cli) seed_cli ;;
 *) echo "seeds.sh: unknown harness $harness" >&2; exit 2 ;;
 esac

@@ -877,10 +877,14 @@ static int dedup_ref(struct dedup *d, uint32_t id)
 
 /* ---- compaction and remapping ---- */
 
-/* Where the I-th type id of record T is (every kind), or NULL past the last. */
+/* Where the I-th type id of record T is (every kind), or NULL past the
+ * last. A FWD's third word too, as libbpf 1.1's btf_type_visit_type_ids()
+ * has it (0 in any FWD a compiler gives: it only matters for bytes made up
+ * by hand, which must come out as libbpf remaps them). */
 static uint32_t *type_id_field(uint32_t *t, uint32_t i)
 {
 	switch (kind_of(t)) {
+	case BTF_KIND_FWD:
 	case BTF_KIND_CONST:
 	case BTF_KIND_VOLATILE:
 	case BTF_KIND_RESTRICT:
@@ -952,6 +956,7 @@ static uint32_t max_ref(const uint32_t *t)
 	uint32_t m = 0, n = vlen_of(t);
 
 	switch (kind_of(t)) {
+	case BTF_KIND_FWD:	/* see type_id_field() */
 	case BTF_KIND_CONST:
 	case BTF_KIND_VOLATILE:
 	case BTF_KIND_RESTRICT:
