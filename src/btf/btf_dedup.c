@@ -79,7 +79,7 @@ static uint64_t hash_int_tag(const uint32_t *t)
 }
 
 /* the name only: an enum forward declaration (vlen 0, any size) must meet
- * its enum or enum64 (libbpf 1.1; later versions hash kind and size too) */
+ * its enum or enum64, of any size (as libbpf 1.1 hashes it) */
 static uint64_t hash_enum(const uint32_t *t)
 {
 	return finish(mix(2, t[0]));
@@ -506,17 +506,42 @@ static bool identical_arrays(struct dedup *d, uint32_t a, uint32_t b)
 	       equal_array(ta, tb);
 }
 
-/* libbpf 1.1: the same member types, not equivalent ones */
-static bool identical_structs(struct dedup *d, uint32_t a, uint32_t b)
+/*
+ * libbpf 1.1 (since f3c51fe02c55, October 2022): the same member types, or
+ * members that are in turn identical arrays or identical structs/unions,
+ * not merely equivalent ones. libbpf recurses without a bound (twin structs
+ * that embed themselves, only in made-up bytes, overflow its stack; twins
+ * of twins of ... take exponential time); ours stops, answering "not
+ * identical", past IDENT_DEPTH levels or IDENT_BUDGET structs compared for
+ * one question: far beyond what compilers emit.
+ */
+#define IDENT_DEPTH 4096
+#define IDENT_BUDGET (1u << 20)
+
+static bool identical_structs_at(struct dedup *d, uint32_t a, uint32_t b, unsigned depth,
+				 uint32_t *budget)
 {
 	const uint32_t *ta = rec(d, a), *tb = rec(d, b);
 
-	if (!is_composite(ta) || kind_of(ta) != kind_of(tb) || !shallow_equal_struct(ta, tb))
+	if (depth > IDENT_DEPTH || !*budget || !is_composite(ta) || kind_of(ta) != kind_of(tb) ||
+	    !shallow_equal_struct(ta, tb))
 		return false;
-	for (uint32_t i = 0, n = vlen_of(ta); i < n; i++)
-		if (ta[4 + 3 * i] != tb[4 + 3 * i])
+	--*budget;
+	for (uint32_t i = 0, n = vlen_of(ta); i < n; i++) {
+		uint32_t ma = ta[4 + 3 * i], mb = tb[4 + 3 * i];
+
+		if (ma != mb && !identical_arrays(d, ma, mb) &&
+		    !identical_structs_at(d, ma, mb, depth + 1, budget))
 			return false;
+	}
 	return true;
+}
+
+static bool identical_structs(struct dedup *d, uint32_t a, uint32_t b)
+{
+	uint32_t budget = IDENT_BUDGET;
+
+	return identical_structs_at(d, a, b, 0, &budget);
 }
 
 /*
@@ -993,8 +1018,12 @@ static uint32_t max_ref(const uint32_t *t)
  * a known kind, within the records, type ids within the types. */
 static int init_nodes(struct dedup *d, const struct btf_dedup_types *t, struct d2b_error *err)
 {
-	size_t w = t->first, end = t->first + t->len;
+	size_t w = t->first, end = t->first + t->len, prev_end = t->first;
 
+	/* a record is 3 words at least: no node array for more types than that */
+	if (t->nr_types > t->len / 3)
+		return d2b_error_set(err, "BTF dedup: %u types in %zu words of records",
+				     t->nr_types, t->len);
 	d->nd = malloc((size_t)d->n * sizeof(*d->nd));
 	if (!d->nd)
 		return d2b_error_oom(err);
@@ -1017,10 +1046,12 @@ static int init_nodes(struct dedup *d, const struct btf_dedup_types *t, struct d
 		uint32_t *r, len, ref;
 		unsigned k;
 
+		/* records in id order, apart (compaction moves them down) */
 		if (t->off)
 			w = t->off[id - d->start];
 		r = t->words + w;
-		if (w + 3 > end || w > UINT32_MAX || !(len = btf_record_words(r)) || w + len > end)
+		if (w < prev_end || w + 3 > end || w > UINT32_MAX || !(len = btf_record_words(r)) ||
+		    w + len > end)
 			return d2b_error_set(err, "BTF dedup: type [%u] is malformed (kind %u)", id,
 					     w + 3 > end ? 0 : kind_of(r));
 		if ((ref = max_ref(r)) >= d->n)
@@ -1032,6 +1063,7 @@ static int init_nodes(struct dedup *d, const struct btf_dedup_types *t, struct d
 			.map = k == BTF_KIND_VAR || k == BTF_KIND_DATASEC ? id : UNPROCESSED,
 		};
 		w += len;
+		prev_end = w;
 	}
 	return 0;
 }

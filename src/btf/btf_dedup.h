@@ -46,7 +46,8 @@ struct btf_dedup_types {
 	size_t first;		/* word of the first record */
 	size_t len;		/* words of records from there */
 	uint32_t nr_types;	/* ids start_id .. start_id + nr_types - 1 */
-	const uint32_t *off;	/* NULL, or by id - start_id the word of its record */
+	const uint32_t *off;	/* NULL, or by id - start_id the word of its record
+				 * (increasing: records in id order, apart) */
 	const struct btf *base;	/* NULL, or the base of split BTF (ids below start_id) */
 	struct btf_dedup_stats *stats;	/* NULL, or filled */
 };

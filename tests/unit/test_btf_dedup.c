@@ -236,6 +236,33 @@ static void test_identical_twins(void)
 	compare(b, "identical twins");
 }
 
+/* Twins one level down: X[6] meets X[4], whose Inner[3] is paired first
+ * with [7], then with [8]; those differ only in identical arrays [9] and
+ * [10]. libbpf 1.1 compares such members recursively: X comes out once. */
+static void test_nested_twins(void)
+{
+	struct btf *b = btf__new_empty();
+	int i = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	int arr = btf__add_array(b, i, i, 2);
+	int in = btf__add_struct(b, "Inner", 8), i2;
+
+	btf__add_field(b, "a", arr, 0, 0);
+	btf__add_struct(b, "X", 16);
+	btf__add_field(b, "i1", in, 0, 0);
+	btf__add_field(b, "i2", in, 64, 0);
+	i2 = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	btf__add_struct(b, "X", 16);
+	btf__add_field(b, "i1", 7, 0, 0);
+	btf__add_field(b, "i2", 8, 64, 0);
+	btf__add_struct(b, "Inner", 8);
+	btf__add_field(b, "a", 9, 0, 0);
+	btf__add_struct(b, "Inner", 8);
+	btf__add_field(b, "a", 10, 0, 0);
+	btf__add_array(b, i2, i2, 2);
+	CHECK(btf__add_array(b, i2, i2, 2) == 10, "building the case failed");
+	compare(b, "nested twins");
+}
+
 /* ---- random units ---- */
 
 struct rng {
@@ -365,7 +392,7 @@ static void add_unit(struct btf *b, struct rng *r, const struct struct_tpl *tpl,
 			return;
 		}
 		for (uint32_t k = 0; k < tpl[s].nm; k++) {
-			char mname[8];
+			char mname[16];
 
 			snprintf(mname, sizeof(mname), "m%u", k);
 			btf__add_field(b, mname, helper[s][k], 64 * k, 0);
@@ -494,6 +521,16 @@ static void test_bad_input(void)
 	d2b_error_clear(&err);
 	t = (struct btf_dedup_types){ .words = cut, .len = 6, .nr_types = 1 };
 	CHECK(btf_dedup(&t, &err) == -1 && strstr(err.msg, "malformed"), "cut: %s", err.msg);
+	d2b_error_clear(&err);
+	/* two types given at one record by the offsets: refused, not moved over */
+	uint32_t same[] = { 0, BTF_KIND_PTR << 24, 0 }, offs[] = { 0, 0 };
+
+	t = (struct btf_dedup_types){ .words = same, .len = 3, .nr_types = 2, .off = offs };
+	CHECK(btf_dedup(&t, &err) == -1, "aliased records accepted");
+	d2b_error_clear(&err);
+	/* more types than the words could hold: refused before any allocation */
+	t = (struct btf_dedup_types){ .words = same, .len = 3, .nr_types = 0x7ffffff0 };
+	CHECK(btf_dedup(&t, &err) == -1 && strstr(err.msg, "types in"), "huge count: %s", err.msg);
 }
 
 /* A long chain of pointers: libbpf's recursion handles 20,000 levels;
@@ -549,6 +586,7 @@ int main(void)
 	test_enum_fwds();
 	test_candidate_order();
 	test_identical_twins();
+	test_nested_twins();
 	test_random();
 	test_random_split();
 	test_split_fwds();
