@@ -6,10 +6,15 @@
  * each unit's text is built in a strbuf and written at once, so the output
  * is the same for any thread count.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_input.h"
@@ -75,17 +80,61 @@ struct pahole_run {
 	struct strbuf out;
 	bool write_failed;
 	bool stopped;		/* every -C name printed */
+	bool timed;		/* D2B_PAHOLE_STATS: time the phases */
+	uint64_t print_ns;	/* selecting, printing, writing, when timed */
+	long print_flt;		/* page faults there */
 };
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static long minor_faults(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) ? 0 : ru.ru_minflt;
+}
+
+/* A unit's text in one write(2), not through stdio's 4 KiB buffer (which
+ * cut -C task_struct's 21 KB into two writes and an fstat). Whatever
+ * stdio holds goes first. */
+static int write_all(const char *p, size_t n)
+{
+	if (fflush(stdout))
+		return -1;
+	while (n) {
+		ssize_t w = write(STDOUT_FILENO, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
 
 static int consume(void *ctx, struct cu_model *cu, struct d2b_error *err)
 {
 	struct pahole_run *r = ctx;
+	uint64_t t0 = r->timed ? now_ns() : 0;
+	long f0 = r->timed ? minor_faults() : 0;
 
 	if (pahole_select_cu(r->sel, cu, &r->out, err))
 		return -1;
-	if (r->out.len && fwrite(r->out.buf, 1, r->out.len, stdout) != r->out.len) {
+	if (r->out.len && write_all(r->out.buf, r->out.len)) {
 		r->write_failed = true;
 		return d2b_error_set(err, "writing the output failed");
+	}
+	if (r->timed) {
+		r->print_ns += now_ns() - t0;
+		r->print_flt += minor_faults() - f0;
 	}
 	strbuf_reset(&r->out);
 	if (pahole_select_done(r->sel)) {
@@ -139,7 +188,9 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 	struct cli_input in;
 	struct cu_stream_options copts = { 0 };
 	struct pahole_select_opts sel_opts;
-	struct pahole_run r = { 0 };
+	struct pahole_run r = { .timed = getenv("D2B_PAHOLE_STATS") != NULL };
+	uint64_t t_start = r.timed ? now_ns() : 0, t_open = 0, t_run = 0;
+	long f_start = r.timed ? minor_faults() : 0, f_open = 0, f_run = 0;
 	int rc;
 
 	rc = so->class_names ? open_dwarf_lazy(&in, path, formats, err) : 1;
@@ -158,14 +209,25 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 		cli_input_close(&in);
 		return -1;
 	}
+	/* -C task_struct is 21 KB of text: no regrowth on the way */
+	if (so->class_names)
+		strbuf_room(&r.out, 64 << 10);
 	copts.threads = threads;
 	/* -C finds types defined inside functions too */
 	copts.load.skip_functions = !so->class_names;
 	copts.load.skip_locations = true;
 	copts.load.skip_line_files = true;
+	if (r.timed) {
+		t_open = now_ns();
+		f_open = minor_faults();
+	}
 	rc = cli_input_run(&in, &copts, consume, &r, err);
+	if (r.timed) {
+		t_run = now_ns();
+		f_run = minor_faults();
+	}
 	/* For tests: how much of the unit index a run needed (lazy with -C) */
-	if (in.format == CLI_FORMAT_DWARF && getenv("D2B_PAHOLE_STATS"))
+	if (in.format == CLI_FORMAT_DWARF && r.timed)
 		fprintf(stderr, "d2b-stats: %zu unit headers indexed (%s)\n",
 			in.dwarf.dwarf.nr_units,
 			in.dwarf.dwarf.units_complete ? "all" : "lazy, stopped early");
@@ -180,6 +242,17 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 	strbuf_free(&r.out);
 	pahole_select_destroy(r.sel);
 	cli_input_close(&in);
+	/* Where a run's time went (bench/, docs/performance.md): open, decode
+	 * (the units' wall time less the printing), print (select, format,
+	 * write), close; minor page faults of each */
+	if (r.timed)
+		fprintf(stderr, "d2b-times: open %.0f us (%ld faults), decode %.0f us (%ld), "
+			"print %.0f us (%ld), close %.0f us; %ld faults before\n",
+			(double)(t_open - t_start) / 1e3, f_open - f_start,
+			(double)(t_run - t_open - r.print_ns) / 1e3,
+			f_run - f_open - r.print_flt,
+			(double)r.print_ns / 1e3, r.print_flt,
+			(double)(now_ns() - t_run) / 1e3, f_start);
 	return rc;
 }
 

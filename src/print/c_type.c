@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dwarf/dw_const.h"
+#include "print/fmt.h"
 
 /* Deeper than this, a chain of pointers/qualifiers is taken as a loop. */
 #define C_TYPE_MAX_DEPTH 64
@@ -52,33 +53,41 @@ static const char *kind_prefix(const struct type *t)
 static void ptr_name(struct strbuf *out, const struct type *t,
 		     const char *suffix, size_t bufsize, int depth)
 {
-	struct strbuf tmp = STRBUF_INIT;
 	const struct type *target = t->type;
-	const char *const_pointer = "";
+	size_t start = out->len;
 
 	if (!target) {
-		strbuf_addf(&tmp, "void %s", suffix);
+		strbuf_puts(out, "void ");
+		strbuf_puts(out, suffix);
 	} else {
+		const char *const_pointer = "";
+
 		if (target->kind == TK_CONST && target->type &&
 		    target->type->kind == TK_POINTER) {
 			const_pointer = "const ";
 			target = target->type;
 		}
-		name_into(&tmp, target, 1024, depth + 1);
-		strbuf_addf(&tmp, " %s%s", const_pointer, suffix);
+		name_into(out, target, 1024, depth + 1);
+		strbuf_putc(out, ' ');
+		strbuf_puts(out, const_pointer);
+		strbuf_puts(out, suffix);
 	}
-	put_cut(out, strbuf_str(&tmp), bufsize);
-	strbuf_free(&tmp);
+	fmt_cut_from(out, start, bufsize);
 }
 
 static void ftype_into(struct strbuf *sb, const struct c_ftype *f,
 		       const char *name, unsigned flags, int type_spacing,
 		       int depth);
 
+/*
+ * Each case appends straight to SB and cuts what it appended to BUFSIZE - 1
+ * bytes at the end (pahole's snprintf into a buffer of that size); an
+ * inner call cuts its own part first, as pahole's inner buffers do.
+ */
 static void name_into(struct strbuf *sb, const struct type *t, size_t bufsize,
 		      int depth)
 {
-	struct strbuf tmp = STRBUF_INIT;
+	size_t start = sb->len;
 
 	if (!t) {
 		put_cut(sb, "void", bufsize);
@@ -108,7 +117,8 @@ static void name_into(struct strbuf *sb, const struct type *t, size_t bufsize,
 		const struct type *c = t->ptr_to_member.containing;
 		struct strbuf suffix = STRBUF_INIT;
 
-		strbuf_addf(&suffix, "%s::*", c && c->name ? c->name : "");
+		strbuf_puts(&suffix, c && c->name ? c->name : "");
+		strbuf_puts(&suffix, "::*");
 		ptr_name(sb, t, strbuf_str(&suffix), bufsize, depth);
 		strbuf_free(&suffix);
 		break;
@@ -133,10 +143,11 @@ static void name_into(struct strbuf *sb, const struct type *t, size_t bufsize,
 			suffix = " restrict";
 			break;
 		}
-		strbuf_puts(&tmp, prefix);
-		name_into(&tmp, t->type, 128, depth + 1);
-		strbuf_addf(&tmp, "%s ", suffix);
-		put_cut(sb, strbuf_str(&tmp), bufsize);
+		strbuf_puts(sb, prefix);
+		name_into(sb, t->type, 128, depth + 1);
+		strbuf_puts(sb, suffix);
+		strbuf_putc(sb, ' ');
+		fmt_cut_from(sb, start, bufsize);
 		break;
 	}
 	case TK_ARRAY:
@@ -145,8 +156,8 @@ static void name_into(struct strbuf *sb, const struct type *t, size_t bufsize,
 	case TK_FUNC_PROTO: {
 		struct c_ftype f = c_ftype_of_proto(t);
 
-		ftype_into(&tmp, &f, NULL, C_FT_PROTOTYPE, 0, depth + 1);
-		put_cut(sb, strbuf_str(&tmp), bufsize);
+		ftype_into(sb, &f, NULL, C_FT_PROTOTYPE, 0, depth + 1);
+		fmt_cut_from(sb, start, bufsize);
 		break;
 	}
 	case TK_UNSPECIFIED:
@@ -156,16 +167,16 @@ static void name_into(struct strbuf *sb, const struct type *t, size_t bufsize,
 		put_cut(sb, t->name ? t->name : "void ", bufsize);
 		break;
 	case TK_UNRESOLVED:
-		strbuf_addf(&tmp, "<ERROR: %#llx not found!>",
+		strbuf_addf(sb, "<ERROR: %#llx not found!>",
 			    (unsigned long long)t->unresolved.target_offset);
-		put_cut(sb, strbuf_str(&tmp), bufsize);
+		fmt_cut_from(sb, start, bufsize);
 		break;
 	default:	/* typedef, struct, union, class, enum */
-		strbuf_addf(&tmp, "%s%s", kind_prefix(t), t->name ? t->name : "");
-		put_cut(sb, strbuf_str(&tmp), bufsize);
+		strbuf_puts(sb, kind_prefix(t));
+		strbuf_puts(sb, t->name ? t->name : "");
+		fmt_cut_from(sb, start, bufsize);
 		break;
 	}
-	strbuf_free(&tmp);
 }
 
 void c_type_name_n(struct strbuf *sb, const struct type *t, size_t bufsize)
@@ -200,8 +211,10 @@ static void param_into(struct strbuf *sb, const struct type *type,
 		return;
 	}
 	name_into(sb, type, 128, depth + 1);
-	if (name)
-		strbuf_addf(sb, " %s", name);
+	if (name) {
+		strbuf_putc(sb, ' ');
+		strbuf_puts(sb, name);
+	}
 }
 
 static void params_into(struct strbuf *sb, const struct c_ftype *f, int indent,
@@ -242,10 +255,16 @@ static void ftype_into(struct strbuf *sb, const struct c_ftype *f,
 		return;
 	}
 	name_into(&ret, f->ret, 128, depth + 1);
-	strbuf_addf(sb, "%s%-*s %s%s%s%s", (flags & C_FT_INLINE) ? "inline " : "",
-		    type_spacing, strbuf_str(&ret), proto ? "(" : "",
-		    (flags & C_FT_POINTER) ? "*" : "", name ? name : "",
-		    proto ? ")" : "");
+	/* "%s%-*s %s%s%s%s" */
+	if (flags & C_FT_INLINE)
+		strbuf_puts(sb, "inline ");
+	fmt_left(sb, type_spacing, strbuf_str(&ret));
+	strbuf_puts(sb, proto ? " (" : " ");
+	if (flags & C_FT_POINTER)
+		strbuf_putc(sb, '*');
+	strbuf_puts(sb, name ? name : "");
+	if (proto)
+		strbuf_putc(sb, ')');
 	strbuf_free(&ret);
 	params_into(sb, f, 0, flags, depth);
 }

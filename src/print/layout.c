@@ -20,40 +20,70 @@ static bool is_composite(const struct type *t)
 
 void layout_cache_init(struct layout_cache *lc, const struct cu_model *cu)
 {
+	size_t nr_chunks;
+
 	lc->cu = cu;
 	lc->addr_size = cu->addr_size ? cu->addr_size : 8;
 	lc->nr = cu->nr_types;
-	lc->cls = calloc(lc->nr ? lc->nr : 1, sizeof(*lc->cls));
-	lc->oom = lc->cls == NULL;
-	lc->has_alignment_info = false;
-	for (uint32_t i = 0; i < cu->nr_types && !lc->has_alignment_info; i++) {
+	nr_chunks = ((size_t)lc->nr + LAYOUT_CHUNK - 1) / LAYOUT_CHUNK;
+	lc->chunks = calloc(nr_chunks ? nr_chunks : 1, sizeof(*lc->chunks));
+	lc->oom = lc->chunks == NULL;
+	lc->alignment_info = -1;
+}
+
+bool layout_has_alignment_info(struct layout_cache *lc)
+{
+	const struct cu_model *cu = lc->cu;
+
+	if (lc->alignment_info >= 0)
+		return lc->alignment_info;
+	lc->alignment_info = 0;
+	for (uint32_t i = 0; i < cu->nr_types && !lc->alignment_info; i++) {
 		const struct type *t = cu->types[i];
 
 		if (t->alignment)
-			lc->has_alignment_info = true;
+			lc->alignment_info = 1;
 		else if (is_composite(t))
 			for (uint32_t j = 0; j < t->composite.nr_members; j++)
 				if (t->composite.members[j].alignment)
-					lc->has_alignment_info = true;
+					lc->alignment_info = 1;
 	}
+	return lc->alignment_info;
 }
 
 void layout_cache_deinit(struct layout_cache *lc)
 {
-	if (lc->cls)
-		for (uint32_t i = 0; i < lc->nr; i++)
-			free(lc->cls[i].m);
-	free(lc->cls);
-	lc->cls = NULL;
+	size_t nr_chunks = ((size_t)lc->nr + LAYOUT_CHUNK - 1) / LAYOUT_CHUNK;
+
+	if (lc->chunks)
+		for (size_t c = 0; c < nr_chunks; c++) {
+			if (!lc->chunks[c])
+				continue;
+			for (uint32_t i = 0; i < LAYOUT_CHUNK; i++)
+				free(lc->chunks[c][i].m);
+			free(lc->chunks[c]);
+		}
+	free(lc->chunks);
+	lc->chunks = NULL;
 	lc->nr = 0;
 }
 
 static struct layout_class *class_of(struct layout_cache *lc, const struct type *t)
 {
-	if (!lc->cls || !is_composite(t) || t->id >= lc->nr ||
+	struct layout_class **chunk;
+
+	if (!lc->chunks || !is_composite(t) || t->id >= lc->nr ||
 	    lc->cu->types[t->id] != t)
 		return NULL;
-	return &lc->cls[t->id];
+	chunk = &lc->chunks[t->id / LAYOUT_CHUNK];
+	if (!*chunk) {
+		*chunk = calloc(LAYOUT_CHUNK, sizeof(**chunk));
+		if (!*chunk) {
+			lc->oom = true;
+			return NULL;
+		}
+	}
+	return &(*chunk)[t->id % LAYOUT_CHUNK];
 }
 
 /* class_member__cache_byte_size: storage unit and bit offset of a member. */

@@ -45,15 +45,20 @@ struct layout_class {
 	int nr_holes, nr_bit_holes;
 };
 
+#define LAYOUT_CHUNK 64
+
 struct layout_cache {
 	const struct cu_model *cu;
 	unsigned addr_size;
-	struct layout_class *cls;	/* indexed by type id */
+	/* indexed by type id, in chunks of LAYOUT_CHUNK allocated when a
+	 * type of theirs is first asked for: -C prints a few types of a unit
+	 * of thousands, and zeroing a record for each was a fifth of its
+	 * printing (and its page faults) */
+	struct layout_class **chunks;
 	uint32_t nr;
 	bool oom;
-	/* Some type or member of the unit has DW_AT_alignment (pahole's
-	 * cu->has_alignment_info, which enables the "Force padding" lines). */
-	bool has_alignment_info;
+	/* layout_has_alignment_info(): -1 not known yet, else 0 or 1 */
+	int8_t alignment_info;
 };
 
 /* The entries pahole's type__for_each_member walks: data members (static
@@ -94,6 +99,11 @@ static inline bool layout_next(const struct type *t, struct layout_iter *it,
 }
 
 void layout_cache_init(struct layout_cache *lc, const struct cu_model *cu);
+
+/* Some type or member of the unit has DW_AT_alignment (pahole's
+ * cu->has_alignment_info, which enables the "Force padding" lines); found
+ * on the first call, by a walk over the unit's types. */
+bool layout_has_alignment_info(struct layout_cache *lc);
 void layout_cache_deinit(struct layout_cache *lc);
 
 /* The class record of a struct/union/class type, with per-member facts

@@ -13,6 +13,7 @@
 
 #include "dwarf/dw_const.h"
 #include "print/c_type.h"
+#include "print/fmt.h"
 
 #define MAX_TABS 16
 static const char tabs[] = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
@@ -82,6 +83,36 @@ static size_t put_tabs(struct pctx *p, int n)
 		return 0;
 	strbuf_add(p->sb, tabs, (size_t)n);
 	return (size_t)n;
+}
+
+/* "%.*s" of tabs: PREC of them, at most MAX_TABS; a negative precision
+ * is printf's "none", the whole string. */
+static void put_tabs_prec(struct pctx *p, int prec)
+{
+	strbuf_add(p->sb, tabs, prec < 0 || prec > MAX_TABS ? MAX_TABS : (size_t)prec);
+}
+
+/* pahole's hole and padding notes, "%s%.*s" then "XXX %s%d %s%s%s" in a
+ * comment: LEAD ("\n" or ""), INDENT tabs, PRE, N, UNIT, an "s" unless N
+ * is 1, TAIL (which closes the comment). */
+static void xxx_comment(struct pctx *p, const char *lead, int indent,
+			const char *pre, int n, const char *unit, const char *tail)
+{
+	strbuf_puts(p->sb, lead);
+	put_tabs_prec(p, indent);
+	strbuf_add(p->sb, "/* XXX ", 7);
+	strbuf_puts(p->sb, pre);
+	if (n < 0) {
+		strbuf_putc(p->sb, '-');
+		fmt_u(p->sb, 0, (uint64_t)-(int64_t)n);
+	} else {
+		fmt_u(p->sb, 0, (uint64_t)n);
+	}
+	strbuf_putc(p->sb, ' ');
+	strbuf_puts(p->sb, unit);
+	if (n != 1)
+		strbuf_putc(p->sb, 's');
+	strbuf_puts(p->sb, tail);
 }
 
 static int clamp_indent(int indent)
@@ -156,7 +187,8 @@ static size_t enum_fprintf(struct pctx *p, const struct type *t,
 			strbuf_addf(p->sb, "%llu", (unsigned long long)v);
 		strbuf_puts(p->sb, ",\n");
 	}
-	strbuf_addf(p->sb, "%.*s}", indent, tabs);
+	put_tabs_prec(p, indent);
+	strbuf_putc(p->sb, '}');
 	if (t->size != 4)
 		strbuf_puts(p->sb, " __attribute__((__packed__))");
 	if (conf->suffix)
@@ -202,7 +234,7 @@ static size_t array_fprintf(struct pctx *p, const struct type *arr,
 static size_t type_fprintf(struct pctx *p, const struct type *type,
 			   const char *name, const struct pconf *conf)
 {
-	struct strbuf sb_name = STRBUF_INIT, tn = STRBUF_INIT;
+	struct strbuf sb_name = STRBUF_INIT;
 	size_t start = p->sb->len;
 	bool ptr_name = false;
 	struct pconf tconf;
@@ -262,10 +294,17 @@ next_type:
 		}
 		goto print_default;
 	default:
-print_default:
-		c_type_name_n(&tn, type, 128);
-		strbuf_addf(p->sb, "%-*s %s", tconf.type_spacing, strbuf_str(&tn), nn(name));
+print_default: {
+		/* "%-*s %s": the name written in place, then its padding */
+		size_t at = p->sb->len, w = fmt_width(tconf.type_spacing);
+
+		c_type_name_n(p->sb, type, 128);
+		if (p->sb->len - at < w)
+			strbuf_fill(p->sb, ' ', w - (p->sb->len - at));
+		strbuf_putc(p->sb, ' ');
+		strbuf_puts(p->sb, nn(name));
 		break;
+	}
 	case TK_FUNC_PROTO: {
 		struct c_ftype f = c_ftype_of_proto(type);
 
@@ -286,9 +325,11 @@ print_default:
 	case TK_STRUCT:
 	case TK_CLASS:
 		if (type->name && !conf->expand_types) {
-			strbuf_addf(p->sb, "%s %-*s %s",
-				    type->kind == TK_CLASS ? "class" : "struct",
-				    tconf.type_spacing - 7, type->name, name ? name : "");
+			/* "%s %-*s %s" */
+			strbuf_puts(p->sb, type->kind == TK_CLASS ? "class " : "struct ");
+			fmt_left(p->sb, tconf.type_spacing - 7, type->name);
+			strbuf_putc(p->sb, ' ');
+			strbuf_puts(p->sb, name ? name : "");
 		} else if (!can_expand(p, type)) {
 			goto print_default;
 		} else {
@@ -300,8 +341,10 @@ print_default:
 		break;
 	case TK_UNION:
 		if (type->name && !conf->expand_types) {
-			strbuf_addf(p->sb, "union %-*s %s", tconf.type_spacing - 6,
-				    type->name, name ? name : "");
+			strbuf_puts(p->sb, "union ");	/* "union %-*s %s" */
+			fmt_left(p->sb, tconf.type_spacing - 6, type->name);
+			strbuf_putc(p->sb, ' ');
+			strbuf_puts(p->sb, name ? name : "");
 		} else if (!can_expand(p, type)) {
 			goto print_default;
 		} else {
@@ -310,15 +353,17 @@ print_default:
 		}
 		break;
 	case TK_ENUM:
-		if (type->name)
-			strbuf_addf(p->sb, "enum %-*s %s", tconf.type_spacing - 5,
-				    type->name, name ? name : "");
-		else
+		if (type->name) {
+			strbuf_puts(p->sb, "enum ");	/* "enum %-*s %s" */
+			fmt_left(p->sb, tconf.type_spacing - 5, type->name);
+			strbuf_putc(p->sb, ' ');
+			strbuf_puts(p->sb, name ? name : "");
+		} else {
 			enum_fprintf(p, type, &tconf);
+		}
 		break;
 	}
 	strbuf_free(&sb_name);
-	strbuf_free(&tn);
 	return p->sb->len - start;
 
 not_found:
@@ -326,7 +371,6 @@ not_found:
 		    ptr_name ? ": pointer to pointer to inner struct/union/enum?" : "",
 		    nn(name));
 	strbuf_free(&sb_name);
-	strbuf_free(&tn);
 	return p->sb->len - start;
 }
 
@@ -340,12 +384,18 @@ static size_t cacheline_boundary(struct pctx *p, const struct pconf *conf,
 	if (cacheline > *conf->cachelinep) {
 		uint32_t pos = offset % cls, bytes = offset - pos;
 
-		if (pos == 0)
-			strbuf_addf(p->sb, "/* --- cacheline %u boundary (%u bytes) --- */\n",
-				    cacheline, bytes);
-		else
-			strbuf_addf(p->sb, "/* --- cacheline %u boundary (%u bytes) was %u byte%s ago --- */\n",
-				    cacheline, bytes, pos, pos > 1 ? "s" : "");
+		/* "cacheline %u boundary (%u bytes)" [" was %u byte%s ago"] */
+		strbuf_puts(p->sb, "/* --- cacheline ");
+		fmt_u(p->sb, 0, cacheline);
+		strbuf_puts(p->sb, " boundary (");
+		fmt_u(p->sb, 0, bytes);
+		strbuf_puts(p->sb, " bytes) ");
+		if (pos != 0) {
+			strbuf_puts(p->sb, "was ");
+			fmt_u(p->sb, 0, pos);
+			strbuf_puts(p->sb, pos > 1 ? " bytes ago " : " byte ago ");
+		}
+		strbuf_puts(p->sb, "--- */\n");
 		put_tabs(p, conf->indent);
 		*conf->cachelinep = cacheline;
 	}
@@ -420,6 +470,45 @@ static uint32_t type_alignment(struct pctx *p, const struct btf_align *ba,
 				   ba->smallest, ba->cacheline);
 }
 
+/* The comment after a member, as pahole prints it with "%*s" (blanks
+ * to SPACING), "%5u" (the offset), ":%2u" for a bit-field (its bit
+ * offset) and " %*u" (the size, right-aligned to SIZE_SPACING, 3 less
+ * after a bit-field) inside the comment marks; with --hex the numbers
+ * are "%#5x", ":%#2x" and "%#*x". */
+static void offset_comment(struct strbuf *sb, bool hex, int spacing,
+			   uint32_t offset, const struct layout_member *lm,
+			   int size_spacing)
+{
+	if (hex) {
+		strbuf_addf(sb, "%*s/* %#5x", spacing, " ", offset);
+		if (lm->bitfield_size) {
+			strbuf_addf(sb, ":%#2x", lm->bitfield_offset);
+			size_spacing -= 3;
+		}
+		strbuf_addf(sb, " %#*x */", size_spacing, lm->byte_size);
+		return;
+	}
+	/* one reservation for the whole comment: blanks, 3 numbers, marks */
+	size_t blanks = fmt_width(spacing) ? fmt_width(spacing) : 1;
+	char *start = strbuf_room(sb, blanks + 3 * 20 + fmt_width(size_spacing) + 16), *p;
+
+	if (!start)
+		return;
+	memset(start, ' ', blanks);
+	p = start + blanks;
+	memcpy(p, "/* ", 3);
+	p = fmt_u_at(p + 3, 5, offset);
+	if (lm->bitfield_size) {
+		*p++ = ':';
+		p = fmt_u_at(p, 2, lm->bitfield_offset);
+		size_spacing -= 3;
+	}
+	*p++ = ' ';
+	p = fmt_u_at(p, size_spacing, lm->byte_size);
+	memcpy(p, " */", 3);
+	strbuf_advance(sb, (size_t)(p + 3 - start));
+}
+
 static size_t member_fprintf(struct pctx *p, const struct member *m,
 			     const struct layout_member *lm, uint32_t alignment,
 			     bool union_member, const struct pconf *conf)
@@ -462,8 +551,10 @@ static size_t member_fprintf(struct pctx *p, const struct member *m,
 	if (m->is_static) {
 		if (m->const_value)
 			strbuf_addf(p->sb, " = %llu", (unsigned long long)m->const_value);
-	} else if (lm->bitfield_size)
-		strbuf_addf(p->sb, ":%u", lm->bitfield_size);
+	} else if (lm->bitfield_size) {
+		strbuf_putc(p->sb, ':');
+		fmt_u(p->sb, 0, lm->bitfield_size);
+	}
 	if (!sconf.suppress_aligned && alignment) {
 		size_t before = p->sb->len;
 
@@ -480,16 +571,9 @@ static size_t member_fprintf(struct pctx *p, const struct member *m,
 			if (is_struct(type) && !conf->suppress_packed &&
 			    layout_infer_packed(p->lc, type))
 				slen += (int)sizeof("__attribute__((__packed__))");
-			strbuf_addf(p->sb, sconf.hex ? "%*s/* %#5x" : "%*s/* %5u",
-				    sconf.type_spacing + sconf.name_spacing - slen - 3,
-				    " ", offset);
-			if (lm->bitfield_size) {
-				strbuf_addf(p->sb, sconf.hex ? ":%#2x" : ":%2u",
-					    lm->bitfield_offset);
-				size_spacing -= 3;
-			}
-			strbuf_addf(p->sb, sconf.hex ? " %#*x */" : " %*u */",
-				    size_spacing, lm->byte_size);
+			offset_comment(p->sb, sconf.hex,
+				       sconf.type_spacing + sconf.name_spacing - slen - 3,
+				       offset, lm, size_spacing);
 		}
 	} else {
 		int spacing;
@@ -501,15 +585,8 @@ static size_t member_fprintf(struct pctx *p, const struct member *m,
 		if (!sconf.suppress_offset_comment) {
 			int size_spacing = 5;
 
-			strbuf_addf(p->sb, sconf.hex ? "%*s/* %#5x" : "%*s/* %5u",
-				    spacing > 0 ? spacing : 0, " ", offset);
-			if (lm->bitfield_size) {
-				strbuf_addf(p->sb, sconf.hex ? ":%#2x" : ":%2u",
-					    lm->bitfield_offset);
-				size_spacing -= 3;
-			}
-			strbuf_addf(p->sb, sconf.hex ? " %#*x */" : " %*u */",
-				    size_spacing, lm->byte_size);
+			offset_comment(p->sb, sconf.hex, spacing > 0 ? spacing : 0,
+				       offset, lm, size_spacing);
 		}
 	}
 	return p->sb->len - start + printed_cl;
@@ -714,7 +791,8 @@ static size_t class_fprintf_body(struct pctx *p, const struct type *t,
 	}
 	strbuf_puts(p->sb, " {\n");
 	if (!c) {
-		strbuf_addf(p->sb, "%.*s}", indent, tabs);
+		put_tabs_prec(p, indent);
+		strbuf_putc(p->sb, '}');
 		return p->sb->len - start;
 	}
 
@@ -844,21 +922,20 @@ static size_t class_fprintf_body(struct pctx *p, const struct type *t,
 				nr_paddings++;
 				sum_paddings += padding;
 				newline_once(p, &newline);
-				strbuf_addf(p->sb, "\n%.*s/* XXX last struct has %d byte%s of padding */",
-					    cconf.indent, tabs, padding, padding != 1 ? "s" : "");
+				xxx_comment(p, "\n", cconf.indent, "last struct has ",
+					    padding, "byte", " of padding */");
 			}
 		}
 		if (pos->bit_hole != 0 && !cconf.suppress_comments) {
 			newline_once(p, &newline);
-			strbuf_addf(p->sb, "\n%.*s/* XXX %d bit%s hole, try to pack */",
-				    cconf.indent, tabs, pos->bit_hole,
-				    pos->bit_hole != 1 ? "s" : "");
+			xxx_comment(p, "\n", cconf.indent, "", pos->bit_hole, "bit",
+				    " hole, try to pack */");
 			sum_bit_holes += pos->bit_hole;
 		}
 		if (pos->hole > 0 && !cconf.suppress_comments) {
 			newline_once(p, &newline);
-			strbuf_addf(p->sb, "\n%.*s/* XXX %d byte%s hole, try to pack */",
-				    cconf.indent, tabs, pos->hole, pos->hole != 1 ? "s" : "");
+			xxx_comment(p, "\n", cconf.indent, "", pos->hole, "byte",
+				    " hole, try to pack */");
 			sum_holes += pos->hole;
 		}
 		strbuf_putc(p->sb, '\n');
@@ -881,7 +958,7 @@ static size_t class_fprintf_body(struct pctx *p, const struct type *t,
 
 	/* "Force padding": tail padding spelled as bit-fields of the last
 	 * member's type, when the unit carries alignment information. */
-	if (c->padding != 0 && t->alignment == 0 && p->lc->has_alignment_info &&
+	if (c->padding != 0 && t->alignment == 0 && layout_has_alignment_info(p->lc) &&
 	    last_m) {
 		uint64_t sz = c_type_size(last_m->type, p->lc->addr_size);
 
@@ -958,7 +1035,8 @@ static size_t class_fprintf_body(struct pctx *p, const struct type *t,
 				    sum_bytes, sum_bits, sum_holes, sum_bit_holes, size_diff);
 	}
 
-	strbuf_addf(p->sb, "%.*s}", indent, tabs);
+	put_tabs_prec(p, indent);
+	strbuf_putc(p->sb, '}');
 	if (c->is_packed && !cconf.suppress_packed)
 		strbuf_puts(p->sb, " __attribute__((__packed__))");
 	if (cconf.suffix)
@@ -1001,8 +1079,12 @@ static size_t union_fprintf_body(struct pctx *p, const struct type *t,
 		strbuf_putc(p->sb, '\n');
 		*uconf.cachelinep = initial;
 	}
-	strbuf_addf(p->sb, "%.*s}%s%s", indent, tabs, conf->suffix ? " " : "",
-		    conf->suffix ? conf->suffix : "");
+	put_tabs_prec(p, indent);	/* "%.*s}%s%s" */
+	strbuf_putc(p->sb, '}');
+	if (conf->suffix) {
+		strbuf_putc(p->sb, ' ');
+		strbuf_puts(p->sb, conf->suffix);
+	}
 	return p->sb->len - start;
 }
 

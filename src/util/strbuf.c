@@ -78,17 +78,28 @@ void strbuf_fill(struct strbuf *sb, char c, size_t n)
 
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
+	size_t room;
 	va_list ap2;
 	int n;
 
 	if (sb->oom)
 		return;
+	/* One pass when the text fits the room left (nearly always: the
+	 * buffer only grows); a second, after growing, when it did not. */
+	room = sb->cap > sb->len ? sb->cap - sb->len : 0;
 	va_copy(ap2, ap);
-	n = vsnprintf(NULL, 0, fmt, ap2);
+	n = vsnprintf(room ? sb->buf + sb->len : NULL, room, fmt, ap2);
 	va_end(ap2);
-	if (n < 0 || !strbuf_grow(sb, (size_t)n))
+	if (n < 0)
 		return;
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	if ((size_t)n >= room) {
+		if (!strbuf_grow(sb, (size_t)n)) {
+			if (room)	/* the cut text stays out */
+				sb->buf[sb->len] = '\0';
+			return;
+		}
+		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	}
 	sb->len += (size_t)n;
 }
 
