@@ -25,7 +25,10 @@
  * two sequences that differ in one word keep differing states however they
  * continue alike; the lanes use different constants, and h_key() mixes
  * them at the end. One multiply a lane a word: the key work is a
- * tenth of the encoder's CPU time. */
+ * tenth of the encoder's CPU time. Word pairs whose places the kind fixes
+ * (a member's name and type) go in by h_add2(): the second word's product
+ * beside the first's, so a record's chain of dependent multiplies is half
+ * as long (the same guarantee: a bijection in each word, the other fixed). */
 
 struct h128 {
 	uint64_t a, b;
@@ -35,6 +38,18 @@ static inline void h_add(struct h128 *h, uint64_t w)
 {
 	uint64_t a = (h->a ^ w) * 0x9e3779b97f4a7c15ull;
 	uint64_t b = (h->b + w) * 0xc2b2ae3d27d4eb4full;
+
+	h->a = a ^ (a >> 29);
+	h->b = b ^ (b >> 31);
+}
+
+/* Two words in one step, each through a bijection of the lane for the
+ * other fixed (W1 enters multiplied by an odd constant, beside the first's
+ * product, not after it): half the dependent multiplies of two h_add(). */
+static inline void h_add2(struct h128 *h, uint64_t w0, uint64_t w1)
+{
+	uint64_t a = ((h->a ^ w0) * 0x9e3779b97f4a7c15ull) ^ (w1 * 0xd6e8feb86659fd93ull);
+	uint64_t b = ((h->b + w0) * 0xc2b2ae3d27d4eb4full) + (w1 * 0xa0761d6478bd642full);
 
 	h->a = a ^ (a >> 29);
 	h->b = b ^ (b >> 31);
@@ -57,8 +72,7 @@ static inline void h_init(struct h128 *h, uint64_t seed)
 
 static inline void h_add_key(struct h128 *h, const struct btf_key *k)
 {
-	h_add(h, k->lo);
-	h_add(h, k->hi);
+	h_add2(h, k->lo, k->hi);
 }
 
 static inline struct btf_key h_key(const struct h128 *h)
@@ -102,6 +116,8 @@ static bool never_keyed(const uint32_t *w)
 	return kind == BTF_KIND_VAR || kind == BTF_KIND_FUNC || kind == BTF_KIND_DATASEC;
 }
 
+#define ST_DONE 0x80000000u	/* in keys_work.st: the type's component is done */
+
 struct keys_work {
 	const struct btf_raw *r;
 	uint32_t n;			/* types */
@@ -111,7 +127,10 @@ struct keys_work {
 	struct btf_key *keys;		/* the result */
 	bool *bad;			/* never keyed, or an edge out of range */
 	/* Tarjan */
-	uint32_t *index, *low, *comp;	/* comp: component number + 1 once done */
+	/* st: 0 not visited; Tarjan's index while on the stack; ST_DONE | the
+	 * component's number once done (one array for the checks made on
+	 * every edge, "visited?" and "done?") */
+	uint32_t *st, *low;
 	uint32_t *stack, nr_stack;
 	uint32_t *call, *call_edge;	/* the explicit recursion */
 	uint32_t next_index, nr_comps;
@@ -208,8 +227,7 @@ static bool walk_records(struct keys_work *k)
 			uint64_t e = edge_of(&rw, p[3]);
 
 			e |= edge_of(&rw, p[4]) << 1;
-			h_add(&h, p[2] | e << 32);
-			h_add(&h, p[5]);
+			h_add2(&h, p[2] | e << 32, p[5]);
 			break;
 		}
 		case BTF_KIND_STRUCT:
@@ -218,15 +236,13 @@ static bool walk_records(struct keys_work *k)
 			for (uint32_t i = 0; i < vlen; i++) {
 				const uint32_t *m = p + 3 + 3 * i;
 
-				h_add(&h, str_of(&rw, m[0]));
-				h_add(&h, edge_of(&rw, m[1]) | (uint64_t)m[2] << 32);
+				h_add2(&h, str_of(&rw, m[0]), edge_of(&rw, m[1]) | (uint64_t)m[2] << 32);
 			}
 			break;
 		case BTF_KIND_ENUM:
 			h_add(&h, p[2]);
 			for (uint32_t i = 0; i < vlen; i++) {
-				h_add(&h, str_of(&rw, p[3 + 2 * i]));
-				h_add(&h, p[4 + 2 * i]);
+				h_add2(&h, str_of(&rw, p[3 + 2 * i]), p[4 + 2 * i]);
 			}
 			break;
 		case BTF_KIND_ENUM64:
@@ -234,15 +250,13 @@ static bool walk_records(struct keys_work *k)
 			for (uint32_t i = 0; i < vlen; i++) {
 				const uint32_t *v = p + 3 + 3 * i;
 
-				h_add(&h, str_of(&rw, v[0]));
-				h_add(&h, v[1] | (uint64_t)v[2] << 32);
+				h_add2(&h, str_of(&rw, v[0]), v[1] | (uint64_t)v[2] << 32);
 			}
 			break;
 		case BTF_KIND_FUNC_PROTO:
 			h_add(&h, edge_of(&rw, p[2]));
 			for (uint32_t i = 0; i < vlen; i++) {
-				h_add(&h, str_of(&rw, p[3 + 2 * i]));
-				h_add(&h, edge_of(&rw, p[4 + 2 * i]));
+				h_add2(&h, str_of(&rw, p[3 + 2 * i]), edge_of(&rw, p[4 + 2 * i]));
 			}
 			break;
 		case BTF_KIND_DATASEC:
@@ -250,8 +264,7 @@ static bool walk_records(struct keys_work *k)
 			for (uint32_t i = 0; i < vlen; i++) {
 				const uint32_t *v = p + 3 + 3 * i;
 
-				h_add(&h, edge_of(&rw, v[0]) | (uint64_t)v[1] << 32);
-				h_add(&h, v[2]);
+				h_add2(&h, edge_of(&rw, v[0]) | (uint64_t)v[1] << 32, v[2]);
 			}
 			break;
 		default:	/* FWD, FLOAT: the size (FWD: 0) */
@@ -318,8 +331,8 @@ static bool smallest_unique(struct weak_member *wm, uint32_t nr, uint32_t *id)
  * else the smallest own hash no other member has; else the same over each
  * member's neighbourhood (its record, its neighbours' records inside the
  * component, the keys of those outside). False when the component has no
- * key: a member never keyed, an edge out to a type without a key, or no
- * root.
+ * key: a member never keyed, or no root (an edge out to a type without a
+ * key, the other reason, key_component() finds on its walk).
  */
 static bool pick_root(struct keys_work *k, const uint32_t *memb, uint32_t nr, uint32_t cid,
 		      uint32_t *root)
@@ -334,12 +347,8 @@ static bool pick_root(struct keys_work *k, const uint32_t *memb, uint32_t nr, ui
 
 		if (k->bad[v])
 			return false;
-		for (uint32_t e = k->ebeg[v]; e < k->ebeg[v + 1]; e++) {
-			uint32_t t = k->edges[e];
-
-			if (k->comp[t] != cid && key_none(&k->keys[t]))
-				return false;
-		}
+		/* (an edge out to a type without a key: key_component()
+		 * finds it, in the walk that reads those keys anyway) */
 		c = min ? key_cmp(&k->own[v], min) : -1;
 		if (c < 0) {
 			min = &k->own[v];
@@ -366,7 +375,7 @@ static bool pick_root(struct keys_work *k, const uint32_t *memb, uint32_t nr, ui
 		for (uint32_t e = k->ebeg[v]; e < k->ebeg[v + 1]; e++) {
 			uint32_t c = k->edges[e];
 
-			if (k->comp[c] == cid) {
+			if (k->st[c] == (ST_DONE | cid)) {
 				h_add(&h, 1);
 				h_add_key(&h, &k->own[c]);
 			} else {
@@ -400,7 +409,9 @@ static void key_component(struct keys_work *k, const uint32_t *memb, uint32_t nr
 		for (uint32_t e = k->ebeg[v]; e < k->ebeg[v + 1]; e++) {
 			uint32_t c = k->edges[e];
 
-			if (k->comp[c] != cid) {
+			if (k->st[c] != (ST_DONE | cid)) {
+				if (key_none(&k->keys[c]))
+					goto none;	/* it reaches a type kept as is */
 				h_add_key(&s, &k->keys[c]);
 				continue;
 			}
@@ -408,8 +419,9 @@ static void key_component(struct keys_work *k, const uint32_t *memb, uint32_t nr
 				k->pos[c] = tail;
 				k->order[tail++] = c;
 			}
-			h_add(&s, 1);
-			h_add(&s, k->pos[c]);
+			/* "a member here, at this place of the order": one word
+			 * (a key outside is two words of a mixed hash) */
+			h_add(&s, (uint64_t)k->pos[c] << 32 | 1);
 		}
 	}
 	for (uint32_t i = 0; i < tail; i++) {
@@ -419,6 +431,10 @@ static void key_component(struct keys_work *k, const uint32_t *memb, uint32_t nr
 		k->keys[k->order[i]] = h_key(&h);
 		k->pos[k->order[i]] = UINT32_MAX;
 	}
+	return;
+none:
+	for (uint32_t i = 0; i < tail; i++)
+		k->pos[k->order[i]] = UINT32_MAX;
 }
 
 /* Whether every edge of V leads to a finished component: then V is a
@@ -426,7 +442,7 @@ static void key_component(struct keys_work *k, const uint32_t *memb, uint32_t nr
 static inline bool children_done(const struct keys_work *k, uint32_t v)
 {
 	for (uint32_t e = k->ebeg[v]; e < k->ebeg[v + 1]; e++)
-		if (!k->comp[k->edges[e]])
+		if (!(k->st[k->edges[e]] & ST_DONE))
 			return false;
 	return true;
 }
@@ -434,8 +450,7 @@ static inline bool children_done(const struct keys_work *k, uint32_t v)
 /* V (not visited) as a finished component of its own, keyed. */
 static inline void finish_single(struct keys_work *k, uint32_t v)
 {
-	k->index[v] = k->low[v] = ++k->next_index;
-	k->comp[v] = ++k->nr_comps;
+	k->st[v] = ST_DONE | ++k->nr_comps;
 	key_single(k, v);
 }
 
@@ -448,7 +463,7 @@ static void components(struct keys_work *k)
 	for (uint32_t start = 1; start <= k->n; start++) {
 		uint32_t depth = 0;
 
-		if (k->index[start])
+		if (k->st[start])
 			continue;
 		if (children_done(k, start)) {
 			finish_single(k, start);
@@ -456,7 +471,7 @@ static void components(struct keys_work *k)
 		}
 		k->call[depth] = start;
 		k->call_edge[depth] = k->ebeg[start];
-		k->index[start] = k->low[start] = ++k->next_index;
+		k->st[start] = k->low[start] = ++k->next_index;
 		k->stack[k->nr_stack++] = start;
 		depth = 1;
 		while (depth) {
@@ -466,26 +481,28 @@ static void components(struct keys_work *k)
 			if (*e < k->ebeg[v + 1]) {
 				uint32_t c = k->edges[(*e)++];
 
-				if (!k->index[c] && children_done(k, c)) {
+				if (!k->st[c] && children_done(k, c)) {
 					finish_single(k, c);
-				} else if (!k->index[c]) {
-					k->index[c] = k->low[c] = ++k->next_index;
+				} else if (!k->st[c]) {
+					k->st[c] = k->low[c] = ++k->next_index;
 					k->stack[k->nr_stack++] = c;
 					k->call[depth] = c;
 					k->call_edge[depth] = k->ebeg[c];
 					depth++;
-				} else if (!k->comp[c] && k->index[c] < k->low[v]) {
-					k->low[v] = k->index[c];	/* on the stack */
+				} else if (k->st[c] < k->low[v]) {
+					/* on the stack (a done one's ST_DONE bit is
+					 * above every index) */
+					k->low[v] = k->st[c];
 				}
 				continue;
 			}
 			/* V is done */
-			if (k->low[v] == k->index[v]) {
+			if (k->low[v] == k->st[v]) {
 				uint32_t cid = ++k->nr_comps, first = k->nr_stack;
 				bool self = false;
 
 				do
-					k->comp[k->stack[--first]] = cid;
+					k->st[k->stack[--first]] = ST_DONE | cid;
 				while (k->stack[first] != v);
 				if (k->nr_stack - first == 1) {
 					for (uint32_t x = k->ebeg[v]; x < k->ebeg[v + 1]; x++)
@@ -520,9 +537,8 @@ int btf_keys_compute(const struct btf_raw *r, struct btf_key **keys)
 	k.own = malloc(n2 * sizeof(*k.own));
 	k.keys = calloc(n2, sizeof(*k.keys));
 	k.bad = calloc(n2, sizeof(*k.bad));
-	k.index = calloc(n2, sizeof(*k.index));
+	k.st = calloc(n2, sizeof(*k.st));
 	k.low = malloc(n2 * sizeof(*k.low));
-	k.comp = calloc(n2, sizeof(*k.comp));
 	k.stack = malloc(n2 * sizeof(*k.stack));
 	k.call = malloc(n2 * sizeof(*k.call));
 	k.call_edge = malloc(n2 * sizeof(*k.call_edge));
@@ -530,7 +546,7 @@ int btf_keys_compute(const struct btf_raw *r, struct btf_key **keys)
 	k.pos = malloc(n2 * sizeof(*k.pos));
 	k.weak = malloc(n2 * sizeof(*k.weak));
 	if (!k.ebeg || !k.edges || !k.own || !k.keys || !k.bad ||
-	    !k.index || !k.low || !k.comp || !k.stack || !k.call || !k.call_edge ||
+	    !k.st || !k.low || !k.stack || !k.call || !k.call_edge ||
 	    !k.order || !k.pos || !k.weak)
 		goto out;
 	memset(k.pos, 0xff, n2 * sizeof(*k.pos));
@@ -547,9 +563,8 @@ out:
 	free(k.own);
 	free(k.keys);
 	free(k.bad);
-	free(k.index);
+	free(k.st);
 	free(k.low);
-	free(k.comp);
 	free(k.stack);
 	free(k.call);
 	free(k.call_edge);

@@ -385,6 +385,62 @@ static inline void dw_cursor_attrs_done(struct dw_cursor *c, const uint8_t *afte
 	c->last_sibling = sibling;
 }
 
+/*
+ * dw_cursor_next() for a walk that reads every DIE's attributes itself
+ * (dw_cursor_attrs_done): the common case inline, in the caller's
+ * registers (the previous DIE's attributes consumed, a one-byte
+ * abbreviation code of the dense table, end-of-children codes before it);
+ * anything else, and every error, through dw_cursor_next() from the state
+ * reached so far, which is the state it would have reached itself. *CODE:
+ * the DIE's abbreviation code when it took the common case (1..127, so a
+ * caller can keep per-code data in a small array, one load from the code
+ * byte), else 0.
+ */
+static inline int dw_cursor_next_inline(struct dw_cursor *c, struct dw_die *die,
+					unsigned *code, struct d2b_error *err)
+{
+	const struct dw_cu *cu = c->cu;
+	const uint8_t *p = c->pos, *end = c->end;
+	const struct dw_abbrev *ab;
+	uint32_t depth = c->depth;
+
+	*code = 0;
+	if (__builtin_expect(!c->started || !c->last_attrs_skipped, 0))
+		return dw_cursor_next(c, die, err);
+	if (c->last.abbrev->has_children && !c->last_children_skipped) {
+		if (depth + 1 > DW_MAX_DEPTH)
+			return dw_cursor_next(c, die, err);	/* names the error */
+		depth++;
+	}
+	c->last_children_skipped = true;
+	while (p < end && !*p) {	/* the end of a list of children */
+		p++;
+		if (depth)
+			depth--;
+	}
+	if (__builtin_expect(p >= end || (*p & 0x80) || *p > cu->abbrevs.nr_dense ||
+			     !(ab = cu->abbrevs.dense[*p - 1]), 0)) {
+		c->pos = p;
+		c->depth = depth;
+		return dw_cursor_next(c, die, err);
+	}
+	struct dw_die d = {
+		.offset = (uint64_t)(p - cu->sec->data),
+		.abbrev = ab,
+		.attrs = p + 1,
+		.depth = depth,
+	};
+	*code = *p;
+	c->pos = p + 1;
+	c->depth = depth;
+	c->last = d;
+	c->last_attrs_skipped = false;
+	c->last_children_skipped = false;
+	c->last_sibling = 0;
+	*die = d;
+	return 1;
+}
+
 /* Decode one attribute of DIE by name. Returns 1 found, 0 absent, -1 error. */
 int dw_die_attr(const struct dw_cu *cu, const struct dw_die *die,
 		uint16_t name, struct dw_attr *out, struct d2b_error *err);

@@ -152,6 +152,7 @@ struct loader {
 	struct enumerator_vec enumerators;
 	struct dim_vec dims;
 	struct type_vec nested;		/* scratch: types defined in open composites */
+	struct type_vec enums;		/* the TK_ENUM types, for finish_enums() */
 	/* C++ scratch: DW_TAG_inheritance entries and methods of open
 	 * composites (see struct composite_cxx) */
 	struct member_vec bases;
@@ -218,6 +219,7 @@ static void loader_free_scratch(struct loader *l)
 	enumerator_vec_free(&l->enumerators);
 	dim_vec_free(&l->dims);
 	type_vec_free(&l->nested);
+	type_vec_free(&l->enums);
 	member_vec_free(&l->bases);
 	u64_vec_free(&l->base_type_offs);
 	u32_vec_free(&l->methods);
@@ -1586,7 +1588,7 @@ composite:
 
 	case DW_TAG_enumeration_type:
 		t = new_type(l, die, di, TK_ENUM);
-		if (!t)
+		if (!t || type_vec_push(&l->enums, t))
 			return oom(l);
 		if (dw_die_has_children(die)) {
 			s = push_scope(l, die, SCOPE_ENUM);
@@ -1993,26 +1995,36 @@ static int resolve_origins(struct loader *l)
 }
 
 /* Enum signedness: from the underlying type, else from negative values. */
-static void finish_enums(struct cu_model *cu)
+/* An enum's signedness, once its underlying type is resolved (again for
+ * an enum already done: the same answer). */
+static void finish_enum(struct type *t)
 {
-	for (uint32_t i = 0; i < cu->nr_types; i++) {
-		struct type *t = cu->types[i];
-		const struct type *u;
+	const struct type *u;
 
-		if (t->kind != TK_ENUM)
-			continue;
-		u = t->type;
-		while (u && (u->kind == TK_TYPEDEF || u->kind == TK_CONST || u->kind == TK_VOLATILE))
-			u = u->type;
-		if (u && u->kind == TK_BASE) {
-			t->enumeration.is_signed = u->base.encoding == DW_ATE_signed ||
-						   u->base.encoding == DW_ATE_signed_char;
-		} else {
-			for (uint32_t k = 0; k < t->enumeration.nr_values; k++)
-				if (t->enumeration.values[k].value < 0)
-					t->enumeration.is_signed = true;
-		}
+	if (t->kind != TK_ENUM)
+		return;
+	u = t->type;
+	while (u && (u->kind == TK_TYPEDEF || u->kind == TK_CONST || u->kind == TK_VOLATILE))
+		u = u->type;
+	if (u && u->kind == TK_BASE) {
+		t->enumeration.is_signed = u->base.encoding == DW_ATE_signed ||
+					   u->base.encoding == DW_ATE_signed_char;
+	} else {
+		for (uint32_t k = 0; k < t->enumeration.nr_values; k++)
+			if (t->enumeration.values[k].value < 0)
+				t->enumeration.is_signed = true;
 	}
+}
+
+/* The enums: those made as such, and the declarations that became a copy
+ * of one (DW_AT_signature, resolve_fixups()), without a pass over every
+ * type (a cache miss each). */
+static void finish_enums(struct loader *l)
+{
+	for (size_t i = 0; i < l->enums.len; i++)
+		finish_enum(l->enums.data[i]);
+	for (size_t i = 0; i < l->sig_types.len; i++)
+		finish_enum(l->sig_types.data[i].t);
 }
 
 /*
@@ -2049,9 +2061,14 @@ static int walk(struct loader *l)
 		[OP_LOC_EXPR] = &&op_loc_expr,
 	};
 	const struct dw_section *str = &l->df->sec[DW_SEC_STR];
+	/* The plans by one-byte abbreviation code (the cursor's common case):
+	 * the code byte leads to its plan in one load, not through the
+	 * abbreviation and its index (a chain of loads every DIE waits on). */
+	const struct abbrev_plan *by_code[128] = { 0 };
 	struct die_info di;
 	char *base = (char *)&di;
 	struct dw_die die;
+	unsigned code;
 	int r;
 
 	l->top = -1;
@@ -2064,7 +2081,7 @@ static int walk(struct loader *l)
 	for (unsigned f = 0; f < sizeof(l->form_size); f++)
 		l->form_size[f] = (int8_t)dw_form_fixed_size(f, l->dcu.unit);
 	dw_cursor_init(&l->cur, &l->dcu);
-	while ((r = dw_cursor_next(&l->cur, &die, l->err)) > 0) {
+	while ((r = dw_cursor_next_inline(&l->cur, &die, &code, l->err)) > 0) {
 		const struct abbrev_plan *plan;
 		const struct attr_op *op;
 		const uint8_t *p = die.attrs, *end = l->cur.end;
@@ -2076,9 +2093,14 @@ static int walk(struct loader *l)
 				return -1;
 
 		/* the DIE's attributes into di */
-		plan = l->plans[die.abbrev->index];
-		if (!plan && !(plan = build_plan(l, die.abbrev)))
-			return oom(l);
+		plan = by_code[code];	/* [0]: never set */
+		if (__builtin_expect(!plan, 0)) {
+			plan = l->plans[die.abbrev->index];
+			if (!plan && !(plan = build_plan(l, die.abbrev)))
+				return oom(l);
+			if (code)
+				by_code[code] = plan;
+		}
 		die_info_init(&di, plan->tmpl);
 		op = plan->ops;
 #define NEXT() goto *dispatch[(++op)->code]
@@ -2300,7 +2322,7 @@ static int build(struct loader *l)
 		cu->variables[i] = *l->vars.data[i];
 	if (resolve_origins(l))
 		return -1;
-	finish_enums(cu);
+	finish_enums(l);
 	return 0;
 }
 
