@@ -1352,6 +1352,7 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	struct btf_funcs_result fr;
 	struct d2b_error dedup_err = { 0 };
 	size_t *units = NULL, nr = 0;
+	uint64_t info_bytes = 0;
 	double t0, c0;
 	bool direct;
 	int rc;
@@ -1377,10 +1378,20 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	fe.merge.prededup = !opts->no_prededup;
 	/* our dedup reads final ids (libbpf's renumbers a block) */
 	fe.merge.global_ids = fe.merge.prededup && !opts->libbpf_dedup;
-	for (size_t i = 0; i < df->nr_units; i++)
-		if (unit_wanted(&df->units[i]))
+	for (size_t i = 0; i < df->nr_units; i++) {
+		if (unit_wanted(&df->units[i])) {
 			units[nr++] = i;
+			info_bytes += df->units[i].end - df->units[i].offset;
+		}
+	}
 	fe.units = units;
+	/* the types kept, about: one per 193 bytes of a vmlinux's
+	 * .debug_info (845 k of 163 MB); a low guess is cheaper (the table
+	 * grows) than a high one (pages touched for nothing) */
+	if (fe.merge.prededup && btf_merge_expect_types(&fe.merge, info_bytes / 256)) {
+		d2b_error_oom(err);
+		goto fail;
+	}
 
 	t0 = now_s(CLOCK_MONOTONIC);
 	rc = pool_run(nr, opts->threads ? opts->threads : 1, 0, &ops, &fe, &ps, err);

@@ -633,6 +633,8 @@ static int flush(struct btf_merge *m, struct d2b_error *err);
 
 #define MAP_UNSET UINT32_MAX	/* in m->map: not interned yet */
 #define HUGE_MIN (2u << 20)	/* tables from this size ask for huge pages */
+#define KSLOTS_MIN ((size_t)1 << 16)	/* the key table's first size */
+#define KSLOTS_MAX ((size_t)1 << 24)	/* btf_merge_expect_types() sizes up to */
 #define KEY_PREFETCH 8		/* how far ahead the key probes are hinted */
 #define STR_PREFETCH 16		/* and the string probes, in fix-ups */
 
@@ -684,7 +686,7 @@ static void kslots_free(struct btf_merge_key_slot *s, size_t n)
 
 static int kslots_grow(struct btf_merge *m)
 {
-	size_t cap = m->kslots ? (m->kmask + 1) * 2 : 1u << 16;
+	size_t cap = m->kslots ? (m->kmask + 1) * 2 : KSLOTS_MIN;
 	struct btf_merge_key_slot *ns = kslots_alloc(cap);
 
 	if (!ns)
@@ -707,6 +709,27 @@ static int kslots_grow(struct btf_merge *m)
 
 /* The final id of the type with key K if one was added; else 0, and K is
  * recorded for ID (one probe either way; the table has room). */
+int btf_merge_expect_types(struct btf_merge *m, size_t nr_types)
+{
+	size_t cap = KSLOTS_MIN;
+	struct btf_merge_key_slot *ns;
+
+	if (m->kslots)
+		return 0;	/* in use already */
+	if (nr_types > KSLOTS_MAX / 2)
+		nr_types = KSLOTS_MAX / 2;
+	while (cap < 2 * nr_types)
+		cap *= 2;
+	if (cap == KSLOTS_MIN)
+		return 0;
+	ns = kslots_alloc(cap);
+	if (!ns)
+		return -1;
+	m->kslots = ns;
+	m->kmask = cap - 1;
+	return 0;
+}
+
 static uint32_t kslots_find_or_put(struct btf_merge *m, const struct btf_key *k, uint32_t id)
 {
 	size_t j = k->lo & m->kmask;

@@ -172,6 +172,15 @@ int btf_merge_init(struct btf_merge *m, struct btf *base, struct d2b_error *err)
 void btf_merge_deinit(struct btf_merge *m);
 
 /*
+ * A hint, before the first btf_merge_add(): about NR_TYPES types will be
+ * kept, so the key table is made big enough for them at once (growing it
+ * by doubling rehashes every key and touches twice the memory: 3% of a
+ * vmlinux's encoding). A hint only: the table still grows past it. Returns
+ * 0, or -1 when out of memory.
+ */
+int btf_merge_expect_types(struct btf_merge *m, size_t nr_types);
+
+/*
  * Append R's types (and, when the current block is full, hand it to the
  * libbpf btf first). Afterwards, until the next call, m->tmap[i] is the
  * final id of R's local id i (i >= 1). R's strings are interned as its

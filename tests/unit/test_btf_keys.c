@@ -179,6 +179,68 @@ out:
 	btf__free(x);
 }
 
+/* Merges 3 fragments of 20,000 distinct INTs each, the key table sized
+ * for EXPECT types first (0: no hint); its size at the end in *SLOTS. */
+static struct btf *merge_many(size_t expect, size_t *slots)
+{
+	struct d2b_error err = { 0 };
+	struct btf_merge m;
+	struct btf *btf;
+	char name[32];
+
+	CHECK(btf_merge_init(&m, NULL, &err) == 0, "%s", err.msg);
+	m.prededup = true;
+	CHECK(btf_merge_expect_types(&m, expect) == 0, "expect");
+	for (int f = 0; f < 3; f++) {
+		struct btf_raw r;
+
+		CHECK(btf_raw_init(&r) == 0, "init");
+		for (int i = 0; i < 20000; i++) {
+			/* the last fragment repeats the first's second half,
+			 * then has 10,000 new ones */
+			snprintf(name, sizeof(name), "i%d", f < 2 ? f * 20000 + i :
+				 i < 10000 ? 10000 + i : 30000 + i);
+			CHECK(btf_raw_add_int(&r, name, 4, 0) == i + 1, "int %d", i);
+		}
+		CHECK(btf_keys_compute(&r, &r.keys) == 0, "compute");
+		CHECK(btf_merge_add(&m, &r, &err) == 0, "%s", err.msg);
+		btf_raw_deinit(&r);
+	}
+	CHECK(m.nr_dropped == 10000, "dropped %llu", (unsigned long long)m.nr_dropped);
+	*slots = m.kmask + 1;
+	btf = btf_merge_finish(&m, &err);
+	CHECK(btf != NULL, "finish: %s", err.msg);
+	return btf;
+}
+
+/* A hint sizes the key table at once; a low one lets it grow; the same
+ * types and bytes either way. */
+static void test_expect(void)
+{
+	size_t s_none = 0, s_low = 0, s_high = 0;
+	struct btf *none = merge_many(0, &s_none);
+	struct btf *low = merge_many(1000, &s_low);
+	struct btf *high = merge_many(200000, &s_high);
+	const void *a, *b, *c;
+	uint32_t na = 0, nb = 0, nc = 0;
+
+	/* 50,000 kept: grown once from 65,536, when 2 x (20,000 + 20,000)
+	 * did not fit; then 2 x (40,000 + 20,000) did */
+	CHECK(s_none == 131072 && s_low == 131072, "grown to %zu / %zu slots", s_none, s_low);
+	CHECK(s_high == 524288, "a hint of 200,000 types: %zu slots", s_high);
+	if (!none || !low || !high)
+		goto out;
+	a = btf__raw_data(none, &na);
+	b = btf__raw_data(low, &nb);
+	c = btf__raw_data(high, &nc);
+	CHECK(btf__type_cnt(none) == 50001 && a && b && c && na == nb && na == nc &&
+	      !memcmp(a, b, na) && !memcmp(a, c, na), "hinted merges differ");
+out:
+	btf__free(none);
+	btf__free(low);
+	btf__free(high);
+}
+
 /* One record of each keyed kind, then the same records again with one
  * field changed (VARIANT, 0 = none): type 1 is an int, the record under
  * test is the last one; its key must change with every field. */
@@ -335,5 +397,6 @@ int main(void)
 	test_more_fields();
 	test_unkeyed();
 	test_merge();
+	test_expect();
 	return check_done();
 }
