@@ -23,6 +23,7 @@
 #include "dwarf/dw_const.h"
 #include "load/load.h"
 #include "pipeline/pool.h"
+#include "util/name_sort.h"
 
 #define PERCPU_SECTION ".data..percpu"
 #define KSYM_NAME_LEN 128
@@ -92,6 +93,7 @@ static int obj_name_cmp(const void *a, const void *b, void *arg)
 
 static int index_objects(struct btf_encode_ctx *ctx)
 {
+	struct name_sort_ent *e;
 	size_t n = 0;
 
 	for (long i = 0; i < ctx->nr_syms; i++)
@@ -106,7 +108,21 @@ static int index_objects(struct btf_encode_ctx *ctx)
 			ctx->obj_by_value[n] = ctx->obj_by_name[n] = (uint32_t)i, n++;
 	ctx->nr_obj = n;
 	qsort_r(ctx->obj_by_value, n, sizeof(uint32_t), obj_value_cmp, (void *)ctx->syms);
-	qsort_r(ctx->obj_by_name, n, sizeof(uint32_t), obj_name_cmp, (void *)ctx->syms);
+	/* by name: name_sort (qsort()'s strcmp() calls took 9 ms here) */
+	e = malloc((n ? n : 1) * sizeof(*e));
+	if (!e)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		e[i].prefix = name_sort_prefix(ctx->syms[ctx->obj_by_name[i]].name);
+		e[i].idx = ctx->obj_by_name[i];
+	}
+	if (name_sort(e, n, obj_name_cmp, (void *)ctx->syms)) {
+		free(e);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		ctx->obj_by_name[i] = e[i].idx;
+	free(e);
 	return 0;
 }
 
