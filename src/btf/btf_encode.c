@@ -68,18 +68,8 @@ static uint64_t random_seed(void)
 	return seed ^ (uint64_t)(uintptr_t)&seed ^ (uint64_t)getpid() << 32;
 }
 
-/* qsort_r comparators over indexes into the symbol table; ties by index,
- * so a search finds the first match in table order, as a scan would. */
-static int obj_value_cmp(const void *a, const void *b, void *arg)
-{
-	const struct elf_symbol *syms = arg;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	if (syms[x].value != syms[y].value)
-		return syms[x].value < syms[y].value ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-
+/* The name order of indexes into the symbol table; ties by index, so a
+ * search finds the first match in table order, as a scan would. */
 static int obj_name_cmp(const void *a, const void *b, void *arg)
 {
 	const struct elf_symbol *syms = arg;
@@ -89,6 +79,19 @@ static int obj_name_cmp(const void *a, const void *b, void *arg)
 	if (c)
 		return c;
 	return x < y ? -1 : x > y;
+}
+
+static const char *sym_name(void *ctx, uint32_t idx)
+{
+	const struct elf_symbol *syms = ctx;
+
+	return syms[idx].name;
+}
+
+static void memcpy_idx(uint32_t *to, const struct name_sort_ent *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		to[i] = e[i].idx;
 }
 
 static int index_objects(struct btf_encode_ctx *ctx)
@@ -107,21 +110,26 @@ static int index_objects(struct btf_encode_ctx *ctx)
 		if (ctx->syms[i].type == STT_OBJECT)
 			ctx->obj_by_value[n] = ctx->obj_by_name[n] = (uint32_t)i, n++;
 	ctx->nr_obj = n;
-	qsort_r(ctx->obj_by_value, n, sizeof(uint32_t), obj_value_cmp, (void *)ctx->syms);
-	/* by name: name_sort (qsort()'s strcmp() calls took 9 ms here) */
+	/* radix sorts (qsort() here took 9 ms of the serial start): by
+	 * value, stably from table order (so ties by index); by name, ties
+	 * by index */
 	e = malloc((n ? n : 1) * sizeof(*e));
 	if (!e)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		e[i].prefix = name_sort_prefix(ctx->syms[ctx->obj_by_name[i]].name);
-		e[i].idx = ctx->obj_by_name[i];
+		e[i].key = ctx->syms[ctx->obj_by_value[i]].value;
+		e[i].idx = ctx->obj_by_value[i];
 	}
-	if (name_sort(e, n, obj_name_cmp, (void *)ctx->syms)) {
+	if (sort_by_u64(e, n)) {
 		free(e);
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++)
-		ctx->obj_by_name[i] = e[i].idx;
+	memcpy_idx(ctx->obj_by_value, e, n);
+	if (name_sort(e, n, sym_name, obj_name_cmp, (void *)ctx->syms)) {
+		free(e);
+		return -1;
+	}
+	memcpy_idx(ctx->obj_by_name, e, n);
 	free(e);
 	return 0;
 }
