@@ -44,6 +44,7 @@ struct btf_elf_func {
 struct btf_elf_funcs {
 	struct btf_elf_func *funcs;	/* sorted by name */
 	size_t nr;
+	char *names;		/* the funcs' names, one after the other */
 	/* By name hash, open addressing: (the hash's high 32 bits << 32) |
 	 * (index + 1), 0 empty (every unit looks up each of its functions: a
 	 * binary search of ~45 k names was 16 string compares, each a cache
