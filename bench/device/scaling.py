@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""How BTF encoding scales with -j: ours against pahole, one table.
+
+    bench/device/scaling.py [--runs N] [--jobs "1 2 4 8 16"] [--pahole P]
+                            [--out FILE] DWARF2BTF VMLINUX
+
+Runs `DWARF2BTF encode --stats --btf_gen_floats -jN
+--btf_encode_detached=...` and, when --pahole is given, `P -J
+--btf_gen_floats -jN --btf_encode_detached=...` for each N, alternated,
+RUNS times, plus the floor (`DWARF2BTF walk`). Prints medians of wall time,
+CPU time (user + sys) and peak RSS (from wait4, no /usr/bin/time needed),
+the ratios to pahole, our --stats phases, and the speed-up over -j1. Checks
+that our outputs are byte-identical for every -j and run.
+
+Python's standard library only, so that it runs on a machine where nothing
+can be installed (the 16-core device: see bench/device/pack.sh and
+docs/performance.md, "Scaling on more cores").
+"""
+import argparse
+import filecmp
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def measure(cmd, env=None):
+    """One run: (wall s, CPU s, peak RSS KiB, stderr text)."""
+    with tempfile.TemporaryFile() as err:
+        t0 = time.monotonic()
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, env=env)
+        _, status, ru = os.wait4(p.pid, 0)
+        wall = time.monotonic() - t0
+        err.seek(0)
+        text = err.read().decode(errors="replace")
+    if status != 0:
+        sys.exit("scaling: %s failed:\n%s" % (" ".join(cmd), text))
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, text
+
+
+STATS = [
+    ("pool wall", r"decode\+encode ([0-9.]+)s wall"),
+    ("worker CPU", r"wall, ([0-9.]+)s worker CPU"),
+    ("merge", r"stats: merge ([0-9.]+)s"),
+    ("merge after the pool", r"after the pool ([0-9.]+)s"),
+    ("functions", r", functions ([0-9.]+)s"),
+    ("dedup", r"stats: dedup ([0-9.]+)s"),
+    ("write", r", write ([0-9.]+)s"),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("d2b")
+    ap.add_argument("vmlinux")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--jobs", default="1 2 4 8 16")
+    ap.add_argument("--pahole", help="pahole to compare with (with its LD_LIBRARY_PATH)")
+    ap.add_argument("--libs", help="LD_LIBRARY_PATH for --pahole")
+    ap.add_argument("--out", help="also write the tables here")
+    a = ap.parse_args()
+    jobs = [int(j) for j in a.jobs.split()]
+    penv = dict(os.environ)
+    if a.libs:
+        penv["LD_LIBRARY_PATH"] = a.libs
+    res = {}  # (who, j) -> list of (wall, cpu, rss, err)
+    tmp = tempfile.mkdtemp(prefix="scaling.")
+    first = None
+    for i in range(a.runs):
+        res.setdefault(("floor", 1), []).append(measure([a.d2b, "walk", a.vmlinux]))
+        for j in jobs:
+            if a.pahole:
+                res.setdefault(("pahole", j), []).append(measure(
+                    [a.pahole, "-J", "--btf_gen_floats", "-j%d" % j,
+                     "--btf_encode_detached=%s/pahole.btf" % tmp, a.vmlinux], penv))
+            out = "%s/ours.%d.%d.btf" % (tmp, j, i)
+            res.setdefault(("ours", j), []).append(measure(
+                [a.d2b, "encode", "--stats", "--btf_gen_floats", "-j%d" % j,
+                 "--btf_encode_detached=" + out, a.vmlinux]))
+            if first is None:
+                first = out
+            elif not filecmp.cmp(first, out, shallow=False):
+                sys.exit("scaling: %s and %s differ" % (first, out))
+            print("run %d -j%d done" % (i + 1, j), file=sys.stderr, flush=True)
+
+    def med(who, j, k):
+        return statistics.median(r[k] for r in res[(who, j)])
+
+    lines = []
+    load = open("/proc/loadavg").read().split()[:3]
+    lines.append("# %s, %d CPUs, load %s; %s; medians of %d runs" % (
+        time.strftime("%Y-%m-%d %H:%M", time.gmtime()), os.cpu_count(), " ".join(load),
+        os.path.basename(a.vmlinux), a.runs))
+    lines.append("")
+    lines.append("| -j | pahole wall s | ours wall s | ours / pahole | ours CPU s | ours RSS MiB"
+                 " | pahole RSS MiB | ours speed-up over -j1 | pahole speed-up over -j1 |")
+    lines.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    o1 = med("ours", jobs[0], 0)
+    p1 = med("pahole", jobs[0], 0) if a.pahole else None
+    for j in jobs:
+        ow = med("ours", j, 0)
+        pw = med("pahole", j, 0) if a.pahole else None
+        lines.append("| %d | %s | %.2f | %s | %.2f | %d | %s | %.2f | %s |" % (
+            j, "%.2f" % pw if pw else "-", ow, "%.3f" % (ow / pw) if pw else "-",
+            med("ours", j, 1), med("ours", j, 2) // 1024,
+            "%d" % (med("pahole", j, 2) // 1024) if pw else "-", o1 / ow,
+            "%.2f" % (p1 / pw) if pw else "-"))
+    lines.append("| floor (walk, one core) | | %.2f | | %.2f | %d | | | |" % (
+        med("floor", 1, 0), med("floor", 1, 1), med("floor", 1, 2) // 1024))
+    lines.append("")
+    lines.append("| phase (--stats, s) | " + " | ".join("-j%d" % j for j in jobs) + " |")
+    lines.append("| --- | " + " | ".join("---" for _ in jobs) + " |")
+    for name, rx in STATS:
+        cells = []
+        for j in jobs:
+            vals = [float(m.group(1)) for m in
+                    (re.search(rx, r[3]) for r in res[("ours", j)]) if m]
+            cells.append("%.3f" % statistics.median(vals) if vals else "-")
+        lines.append("| %s | %s |" % (name, " | ".join(cells)))
+    text = "\n".join(lines)
+    print(text)
+    if a.out:
+        with open(a.out, "w") as f:
+            f.write(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
