@@ -21,7 +21,26 @@ struct load_options {
 	bool skip_functions;
 	bool skip_locations;	/* do not summarise parameter locations */
 	bool skip_line_files;	/* no line table, no decl_file/decl_line */
+	/*
+	 * pahole -C: a partial model (cu_model.partial) holding only what
+	 * printing these names needs: the first definition in DIE order of
+	 * each struct, union, class, enum or typedef so named, as the full
+	 * model would give it, with the types it reads. A unit that has none
+	 * of them yields a model without types. Units a partial load does not
+	 * handle (not C, type units, references to other units) and errors
+	 * fall back to the full walk (see load_cu.c). Needs skip_functions
+	 * false. The array and its strings must outlive the loads.
+	 */
+	const char *const *only_types;
+	size_t nr_only_types;
+	/* Optional: load_sort_type_names() of only_types, made once for all
+	 * units (else each partial load of more than 4 names sorts them). */
+	const uint32_t *only_types_order;
 };
+
+/* The indexes of NAMES[0..N) in strcmp() order, ties by index (malloc'd),
+ * or NULL when out of memory. */
+uint32_t *load_sort_type_names(const char *const *names, size_t n);
 
 /* Returns the unit's model, or NULL with err set. */
 struct cu_model *load_cu(const struct dw_file *df, size_t unit,

@@ -271,6 +271,14 @@ struct cu_model {
 	 * BTF type ids, and there are no files, lines, addresses or DIEs.
 	 * Printers that reproduce pahole's BTF quirks test it. */
 	bool from_btf;
+
+	/* A partial model (load_options.only_types): the unit's types that
+	 * pahole -C prints and what printing them reads, in DIE order; not a
+	 * model of the unit. has_alignment_info: some type or member of the
+	 * whole unit has DW_AT_alignment (the printers' cu->has_alignment_info,
+	 * which they cannot find among a partial model's types). */
+	bool partial;
+	bool has_alignment_info;
 };
 
 void cu_model_destroy(struct cu_model *cu);	/* accepts NULL */

@@ -37,6 +37,10 @@ bool layout_has_alignment_info(struct layout_cache *lc)
 
 	if (lc->alignment_info >= 0)
 		return lc->alignment_info;
+	if (cu->partial) {	/* the loader saw the whole unit */
+		lc->alignment_info = cu->has_alignment_info;
+		return cu->has_alignment_info;
+	}
 	lc->alignment_info = 0;
 	for (uint32_t i = 0; i < cu->nr_types && !lc->alignment_info; i++) {
 		const struct type *t = cu->types[i];
