@@ -1378,6 +1378,7 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	size_t *units = NULL, nr = 0;
 	uint64_t info_bytes = 0;
 	double t0, c0;
+	unsigned threads;
 	bool direct;
 	int rc;
 
@@ -1418,7 +1419,13 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	}
 
 	t0 = now_s(CLOCK_MONOTONIC);
-	rc = pool_run(nr, opts->threads ? opts->threads : 1, 0, &ops, &fe, &ps, err);
+	/* a window of 4 fragments a worker (the pool's default is 2 items a
+	 * thread): a long unit then stalls the others less while the merge
+	 * waits for it in order (vmlinux -j2: pool 0.81 -> 0.77 s; 8, 16 or
+	 * 32 slots alike; fragments are small, the units' models are freed
+	 * by the workers: peak RSS +1 MiB) */
+	threads = opts->threads ? opts->threads : 1;
+	rc = pool_run(nr, threads, 4 * (size_t)threads, &ops, &fe, &ps, err);
 	stats->parallel_s = now_s(CLOCK_MONOTONIC) - t0;
 	stats->rss_parallel_kb = peak_rss_kb();
 	stats->threads_started = ps.threads_started;
