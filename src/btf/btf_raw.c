@@ -44,13 +44,11 @@ static uint32_t kflag_of(uint32_t info)
 /* ---- the fragment builder ---- */
 
 /* Room for WANT entries in *P (capacity *CAP), doubling from 1024. */
-static int grow_u32(uint32_t **p, size_t *cap, size_t want)
+static int __attribute__((noinline, cold)) grow_u32_slow(uint32_t **p, size_t *cap, size_t want)
 {
 	size_t ncap = *cap ? *cap : 1024;
 	uint32_t *np;
 
-	if (want <= *cap)
-		return 0;
 	while (ncap < want)
 		ncap *= 2;
 	np = realloc(*p, ncap * sizeof(*np));
@@ -59,6 +57,13 @@ static int grow_u32(uint32_t **p, size_t *cap, size_t want)
 	*p = np;
 	*cap = ncap;
 	return 0;
+}
+
+/* Room for WANT entries in *P (capacity *CAP): the check inline, the growth
+ * out of line (the builder checks on every word it writes). */
+static inline __attribute__((always_inline)) int grow_u32(uint32_t **p, size_t *cap, size_t want)
+{
+	return want <= *cap ? 0 : grow_u32_slow(p, cap, want);
 }
 
 /* Exactly N entries in *P (its capacity grown to N by the caller). */
@@ -146,13 +151,13 @@ int btf_raw_str(struct btf_raw *r, const char *s, uint32_t *ref)
 }
 
 /* Room for N more words at r->words + r->len, or NULL. */
-static uint32_t *room(struct btf_raw *r, size_t n)
+static inline __attribute__((always_inline)) uint32_t *room(struct btf_raw *r, size_t n)
 {
 	return grow_u32(&r->words, &r->cap, r->len + n) ? NULL : r->words + r->len;
 }
 
 
-static int add_fix(struct btf_raw *r, size_t word, bool is_str)
+static inline __attribute__((always_inline)) int add_fix(struct btf_raw *r, size_t word, bool is_str)
 {
 	if (word > UINT32_MAX >> 1)
 		return -E2BIG;
@@ -163,7 +168,7 @@ static int add_fix(struct btf_raw *r, size_t word, bool is_str)
 }
 
 /* Word I of the record being written (at r->len) holds string S. */
-static int put_str(struct btf_raw *r, size_t i, const char *s)
+static inline __attribute__((always_inline)) int put_str(struct btf_raw *r, size_t i, const char *s)
 {
 	uint32_t ref;
 
@@ -174,7 +179,7 @@ static int put_str(struct btf_raw *r, size_t i, const char *s)
 }
 
 /* Word I of the record being written holds type id ID. */
-static int put_id(struct btf_raw *r, size_t i, uint32_t id)
+static inline __attribute__((always_inline)) int put_id(struct btf_raw *r, size_t i, uint32_t id)
 {
 	r->words[r->len + i] = id;
 	return id ? add_fix(r, r->len + i, false) : 0;
@@ -198,7 +203,7 @@ static int commit(struct btf_raw *r, size_t n)
 
 /* A member record of N words was appended to the last type: count it
  * (callers checked last_full()). */
-static void grow_last(struct btf_raw *r, size_t n, bool kflag)
+static inline __attribute__((always_inline)) void grow_last(struct btf_raw *r, size_t n, bool kflag)
 {
 	uint32_t *info = &r->words[r->last + 1];
 
@@ -210,12 +215,12 @@ static void grow_last(struct btf_raw *r, size_t n, bool kflag)
 /* The last type has 65535 entries, all a record's vlen holds: one more
  * would carry into the kind (libbpf 1.1 lets it: pahole 1.24 then writes an
  * enum of 65537 values as one of 1). -E2BIG instead. */
-static bool last_full(const struct btf_raw *r)
+static inline __attribute__((always_inline)) bool last_full(const struct btf_raw *r)
 {
 	return vlen_of(r->words[r->last + 1]) == 0xffff;
 }
 
-static bool last_is(const struct btf_raw *r, uint32_t kind)
+static inline __attribute__((always_inline)) bool last_is(const struct btf_raw *r, uint32_t kind)
 {
 	return r->nr_types && kind_of(r->words[r->last + 1]) == kind;
 }
