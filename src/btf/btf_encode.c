@@ -305,7 +305,7 @@ static bool encodable(const struct type *t)
 }
 
 /* The local id standing for T (0: void). */
-static uint32_t ref(const struct cu_enc *e, const struct type *t)
+static inline __attribute__((always_inline)) uint32_t ref(const struct cu_enc *e, const struct type *t)
 {
 	for (int depth = 0; t && depth < 64; depth++) {
 		if (t->id >= e->cu->nr_types || e->cu->types[t->id] != t)

@@ -226,7 +226,7 @@ static inline __attribute__((always_inline)) bool last_is(const struct btf_raw *
 }
 
 /* name_off, info, size_or_type (+ EXTRA words left to the caller) */
-static int head(struct btf_raw *r, size_t extra, uint32_t kind, uint32_t kflag,
+static inline __attribute__((always_inline)) int head(struct btf_raw *r, size_t extra, uint32_t kind, uint32_t kflag,
 		const char *name, bool type_field, uint32_t val)
 {
 	if (!room(r, 3 + extra))
