@@ -549,7 +549,7 @@ static bool identical_structs(struct dedup *d, uint32_t a, uint32_t b)
  * here, 2 when the answer is that of the pairs of referenced types (F is
  * then set up to walk them), or a negative errno.
  */
-static inline int equiv_enter(struct dedup *d, uint32_t cand_id, uint32_t canon_id,
+static inline __attribute__((always_inline)) int equiv_enter(struct dedup *d, uint32_t cand_id, uint32_t canon_id,
 			      struct equiv_frame *f)
 {
 	const uint32_t *ct, *kt;

@@ -291,7 +291,7 @@ static int weak_cmp(const void *x, const void *y)
 }
 
 /* The key of a component of one type without a self edge. */
-static void key_single(struct keys_work *k, uint32_t v)
+static inline __attribute__((always_inline)) void key_single(struct keys_work *k, uint32_t v)
 {
 	struct h128 h;
 

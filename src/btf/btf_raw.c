@@ -754,7 +754,7 @@ static uint32_t kslots_find_or_put(struct btf_merge *m, const struct btf_key *k,
 
 /* Fix the string and type words of record DST (copied from R's local id
  * ID at word W), whose fix-ups are F .. FEND. */
-static inline int fix_record(struct btf_merge *m, const struct btf_raw *r, uint32_t id,
+static inline __attribute__((always_inline)) int fix_record(struct btf_merge *m, const struct btf_raw *r, uint32_t id,
 			     uint32_t *dst, size_t w, size_t len, size_t f, size_t fend,
 			     const struct btf_merge_block *b, struct d2b_error *err)
 {
