@@ -88,7 +88,7 @@ static const char *sym_name(void *ctx, uint32_t idx)
 	return syms[idx].name;
 }
 
-static void memcpy_idx(uint32_t *to, const struct name_sort_ent *e, size_t n)
+static void idx_of_ents(uint32_t *to, const struct name_sort_ent *e, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		to[i] = e[i].idx;
@@ -124,12 +124,12 @@ static int index_objects(struct btf_encode_ctx *ctx)
 		free(e);
 		return -1;
 	}
-	memcpy_idx(ctx->obj_by_value, e, n);
+	idx_of_ents(ctx->obj_by_value, e, n);
 	if (name_sort(e, n, sym_name, obj_name_cmp, (void *)ctx->syms)) {
 		free(e);
 		return -1;
 	}
-	memcpy_idx(ctx->obj_by_name, e, n);
+	idx_of_ents(ctx->obj_by_name, e, n);
 	free(e);
 	return 0;
 }

@@ -57,25 +57,18 @@ static const char *elf_func_name(void *ctx, uint32_t idx)
  * on 60 k names took most of 17 ms of the encoder's serial start). */
 static int sort_funcs(struct btf_elf_func *f, size_t n)
 {
-	struct name_sort_ent *e = malloc((n ? n : 1) * sizeof(*e));
+	uint32_t *order = name_sort_order(n, elf_func_name, elf_func_idx_cmp, f);
 	struct btf_elf_func *sorted = malloc((n ? n : 1) * sizeof(*sorted));
 
-	if (!e || !sorted || n > UINT32_MAX) {
-		free(e);
+	if (!order || !sorted) {
+		free(order);
 		free(sorted);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++)
-		e[i].idx = (uint32_t)i;
-	if (name_sort(e, n, elf_func_name, elf_func_idx_cmp, f)) {
-		free(e);
-		free(sorted);
-		return -1;
-	}
-	for (size_t i = 0; i < n; i++)
-		sorted[i] = f[e[i].idx];
+		sorted[i] = f[order[i]];
 	memcpy(f, sorted, n * sizeof(*f));
-	free(e);
+	free(order);
 	free(sorted);
 	return 0;
 }

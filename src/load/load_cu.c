@@ -3029,23 +3029,7 @@ static int lazy_name_cmp(const void *a, const void *b, void *ctx)
 
 uint32_t *load_sort_type_names(const char *const *names, size_t n)
 {
-	struct name_sort_ent *e = malloc((n ? n : 1) * sizeof(*e));
-	uint32_t *idx = malloc((n ? n : 1) * sizeof(*idx));
-
-	if (!e || !idx || n > UINT32_MAX)
-		goto fail;
-	for (size_t i = 0; i < n; i++)
-		e[i].idx = (uint32_t)i;
-	if (name_sort(e, n, lazy_name_of, lazy_name_cmp, (void *)names))
-		goto fail;
-	for (size_t i = 0; i < n; i++)
-		idx[i] = e[i].idx;
-	free(e);
-	return idx;
-fail:
-	free(e);
-	free(idx);
-	return NULL;
+	return name_sort_order(n, lazy_name_of, lazy_name_cmp, (void *)names);
 }
 
 /*

@@ -123,3 +123,25 @@ int name_sort(struct name_sort_ent *e, size_t n, const char *(*name_of)(void *ct
 	free(sc.tmp);
 	return 0;
 }
+
+uint32_t *name_sort_order(size_t n, const char *(*name_of)(void *ctx, uint32_t idx),
+			  int (*cmp)(const void *a, const void *b, void *ctx), void *ctx)
+{
+	struct name_sort_ent *e = malloc((n ? n : 1) * sizeof(*e));
+	uint32_t *order = malloc((n ? n : 1) * sizeof(*order));
+
+	if (!e || !order || n > UINT32_MAX)
+		goto fail;
+	for (size_t i = 0; i < n; i++)
+		e[i].idx = (uint32_t)i;
+	if (name_sort(e, n, name_of, cmp, ctx))
+		goto fail;
+	for (size_t i = 0; i < n; i++)
+		order[i] = e[i].idx;
+	free(e);
+	return order;
+fail:
+	free(e);
+	free(order);
+	return NULL;
+}

@@ -31,6 +31,11 @@ struct name_sort_ent {
 int name_sort(struct name_sort_ent *e, size_t n, const char *(*name_of)(void *ctx, uint32_t idx),
 	      int (*cmp)(const void *a, const void *b, void *ctx), void *ctx);
 
+/* The indexes 0..N-1 in name_sort() order (malloc'd), or NULL when out of
+ * memory or N is past 32 bits. */
+uint32_t *name_sort_order(size_t n, const char *(*name_of)(void *ctx, uint32_t idx),
+			  int (*cmp)(const void *a, const void *b, void *ctx), void *ctx);
+
 /* Sorts E[0..N) by key, stably (equal keys keep their order). 0, or -1
  * when out of memory. */
 int sort_by_u64(struct name_sort_ent *e, size_t n);
