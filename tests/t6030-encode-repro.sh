@@ -1,13 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # BTF encoder: output bytes identical for -j1 .. -j8 and across runs, and
-# with the merge's pre-dedup off; -jN really starts N worker threads (--stats).
+# with the merge's pre-dedup off; -jN really starts N worker threads (--stats);
+# the units' repeats of earlier types are never encoded (placeholders, from
+# the model's keys), and the model's keys never join two types the records'
+# keys tell apart (--check_model_keys), type tags, decl tags and the arrays'
+# index type included (btf_tags_multi, clang).
 . "$D2B_SRC/tests/lib.sh"
 
 tmp=$(d2b_tmpdir)
 fx=$(d2b_fixtures 'btf_funcs') || d2b_fail "fixtures"
 fx2=$(d2b_fixtures 'multi_cu') || d2b_fail "fixtures"
-for f in $fx $fx2; do
+fx3=$(d2b_fixtures 'btf_tags_multi') || d2b_fail "fixtures"
+for f in $fx $fx2 $fx3; do
 	case $f in *.o) continue ;; esac
 	"$D2B" encode -j1 --btf_features=default --btf_encode_detached="$tmp/ref" "$f" ||
 		d2b_fail "encode -j1 $f"
@@ -15,6 +20,9 @@ for f in $fx $fx2; do
 	"$D2B" encode -j2 --no_prededup --btf_features=default --btf_encode_detached="$tmp/all" "$f" ||
 		d2b_fail "encode --no_prededup $f"
 	cmp -s "$tmp/ref" "$tmp/all" || d2b_fail "$f: the pre-dedup changed the BTF"
+	"$D2B" encode -j2 --check_model_keys --btf_features=default --btf_encode_detached="$tmp/chk" \
+		"$f" || d2b_fail "encode --check_model_keys $f"
+	cmp -s "$tmp/ref" "$tmp/chk" || d2b_fail "$f: --check_model_keys changed the BTF"
 	for j in 1 2 3 4 8; do
 		"$D2B" encode -j$j --stats --btf_features=default --btf_encode_detached="$tmp/j$j" "$f" \
 			2>"$tmp/stats" || d2b_fail "encode -j$j $f"
@@ -27,6 +35,12 @@ for f in $fx $fx2; do
 		[ "$j" = 1 ] && want=0
 		[ "$units" -lt "$want" ] && want=$units
 		[ "$started" = "$want" ] || d2b_fail "$f: -j$j started '$started' threads, want $want"
+		# -j1 merges each unit before the next is encoded: every
+		# repeat of an earlier unit's type is a placeholder
+		if [ "$j" = 1 ]; then
+			skipped=$(sed -n 's/.*, \([0-9]*\) of them never encoded.*/\1/p' "$tmp/stats")
+			[ "${skipped:-0}" -gt 0 ] || d2b_fail "$f: no repeat was left unencoded"
+		fi
 	done
 done
 echo "ok"

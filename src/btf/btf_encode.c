@@ -20,6 +20,9 @@
 
 #include <bpf/btf.h>
 
+#include "btf/btf_hash.h"
+#include "btf/btf_model_keys.h"
+#include "btf/btf_model_view.h"
 #include "dwarf/dw_const.h"
 #include "load/load.h"
 #include "pipeline/pool.h"
@@ -261,62 +264,24 @@ struct cu_enc {
 	uint32_t *tagged;
 	size_t nr_tagged, cap_tagged;
 	bool member_tags;	/* add_composite() met a member with tags */
+	/* The model's keys (btf_model_keys.h) by local id, for the ids
+	 * encode_types() gives first (nr_keyed); NULL without prededup */
+	const struct btf_encode_seen *seen;
+	struct btf_key *keys;
+	uint32_t nr_keyed;
+	uint32_t *skip;		/* by local id: the final id when merged already
+				 * (the record is a placeholder), else 0 */
+	uint64_t nr_skipped;
+	/* the DECL_TAGs' keys, from their owners', for ids from first_tag */
+	struct btf_key *tag_keys;
+	uint32_t first_tag, nr_tag_keys, cap_tag_keys;
 	struct d2b_error *err;
 };
-
-static bool is_type_tag(const struct annotation *a)
-{
-	return a->name && !strcmp(a->name, "btf_type_tag") && a->value;
-}
-
-static bool is_decl_tag(const struct annotation *a)
-{
-	return a->name && !strcmp(a->name, "btf_decl_tag") && a->value;
-}
-
-static uint32_t nr_type_tags(const struct cu_enc *e, const struct type *t)
-{
-	uint32_t n = 0;
-
-	if (!e->f->type_tag)
-		return 0;
-	for (const struct annotation *a = t->tags; a; a = a->next)
-		n += is_type_tag(a);
-	return n;
-}
-
-static bool is_pointer_kind(uint8_t k)
-{
-	return k == TK_POINTER || k == TK_REFERENCE || k == TK_RVALUE_REFERENCE ||
-	       k == TK_PTR_TO_MEMBER;
-}
-
-/* Does the model type get a BTF type of its own? */
-static bool encodable(const struct type *t)
-{
-	switch (t->kind) {
-	case TK_ATOMIC:
-	case TK_UNSPECIFIED:
-	case TK_UNRESOLVED:
-		return false;
-	default:
-		return t->kind < TK_NR;
-	}
-}
 
 /* The local id standing for T (0: void). */
 static inline __attribute__((always_inline)) uint32_t ref(const struct cu_enc *e, const struct type *t)
 {
-	for (int depth = 0; t && depth < 64; depth++) {
-		if (t->id >= e->cu->nr_types || e->cu->types[t->id] != t)
-			return 0;
-		if (t->kind == TK_ATOMIC) {
-			t = t->type;
-			continue;
-		}
-		return e->ids[t->id];
-	}
-	return 0;
+	return model_ref(e->cu, e->ids, t);
 }
 
 static int lib_err(struct cu_enc *e, const struct type *t, const char *what, int rc)
@@ -504,7 +469,7 @@ static int add_proto(struct cu_enc *e, const struct type *t)
 /* The id a pointer points at: its last type tag, else the pointee. */
 static uint32_t pointer_target(const struct cu_enc *e, const struct type *t)
 {
-	uint32_t n = nr_type_tags(e, t);
+	uint32_t n = nr_type_tags(e->f, t);
 
 	return n ? e->extra[t->id] + n - 1 : ref(e, t->type);
 }
@@ -550,24 +515,59 @@ static int add_main(struct cu_enc *e, const struct type *t)
 	}
 }
 
+/* The final id that local id ID stands for when the merge has it, else 0. */
+static inline uint32_t skipped(const struct cu_enc *e, uint32_t id)
+{
+	return e->skip ? e->skip[id] : 0;
+}
+
 static int add_extras(struct cu_enc *e, const struct type *t)
 {
 	uint32_t first = e->extra[t->id];
 
 	if (is_pointer_kind(t->kind)) {
-		uint32_t k = 0, n = nr_type_tags(e, t);
+		uint32_t k = 0, n = nr_type_tags(e->f, t);
 
 		for (const struct annotation *a = t->tags; a && k < n; a = a->next) {
 			uint32_t target = k ? first + k - 1 : ref(e, t->type);
+			int id;
 
 			if (!is_type_tag(a))
 				continue;
-			if (expect_id(e, t, "TYPE_TAG", btf_raw_add_type_tag(e->raw, a->value, target),
-				      first + k))
+			id = skipped(e, first + k) ? btf_raw_add_placeholder(e->raw, skipped(e, first + k))
+						   : btf_raw_add_type_tag(e->raw, a->value, target);
+			if (expect_id(e, t, "TYPE_TAG", id, first + k))
 				return -1;
 			k++;
 		}
 	}
+	return 0;
+}
+
+/* DECL_TAG TAG_ID (value VALUE on OWNER's member COMPONENT) has a key
+ * made from its owner's. 0, or -1 when out of memory. */
+static int note_tag_key(struct cu_enc *e, uint32_t tag_id, uint32_t owner, const char *value,
+			int component)
+{
+	struct btf_key k = { 0, 0 };
+
+	if (!e->nr_tag_keys)
+		e->first_tag = tag_id;
+	if (tag_id != e->first_tag + e->nr_tag_keys)
+		return d2b_error_set(e->err, "%s: CU '%s': DECL_TAG ids are not consecutive",
+				     elf_file_path(e->ctx->elf), e->cu->name ? e->cu->name : "?");
+	if (e->nr_tag_keys == e->cap_tag_keys) {
+		uint32_t cap = e->cap_tag_keys ? 2 * e->cap_tag_keys : 16;
+		struct btf_key *p = realloc(e->tag_keys, cap * sizeof(*p));
+
+		if (!p)
+			return d2b_error_oom(e->err);
+		e->tag_keys = p;
+		e->cap_tag_keys = cap;
+	}
+	if (owner <= e->nr_keyed)
+		k = btf_model_decl_tag_key(&e->seen->keys_in, &e->keys[owner], value, component);
+	e->tag_keys[e->nr_tag_keys++] = k;
 	return 0;
 }
 
@@ -580,6 +580,9 @@ static int add_decl_tags(struct cu_enc *e, struct annotation *tags, uint32_t id,
 		if (!is_decl_tag(a))
 			continue;
 		rc = btf_raw_add_decl_tag(e->raw, a->value, id, component);
+		if (rc >= 0 && e->keys && id <= e->nr_keyed &&
+		    note_tag_key(e, (uint32_t)rc, id, a->value, component))
+			return -1;
 		if (rc < 0)
 			return d2b_error_set(e->err, "%s: CU '%s': cannot add decl tag '%s' (libbpf error %d)",
 					     elf_file_path(e->ctx->elf), e->cu->name ? e->cu->name : "?",
@@ -600,6 +603,62 @@ static int note_tagged(struct cu_enc *e, uint32_t i)
 		e->cap_tagged = cap;
 	}
 	e->tagged[e->nr_tagged++] = i;
+	return 0;
+}
+
+#define SEEN_PREFETCH 8	/* keys ahead whose table slots are hinted */
+
+/* The model's keys of the ids given so far (1 .. next - 1), and which of
+ * them the merge has already: those become placeholders. */
+static int model_keys(struct cu_enc *e)
+{
+	struct btf_model_keys_in in = e->seen->keys_in;
+	const struct btf_merge *m = e->seen->merge;
+
+	in.cu = e->cu;
+	in.f = e->f;
+	in.ids = e->ids;
+	in.extra = e->extra;
+	in.nr_ids = e->next - 1;
+	in.index_id = e->index_id;
+	in.index_added = e->add_index;
+	e->nr_keyed = in.nr_ids;
+	e->keys = calloc((size_t)in.nr_ids + 2, sizeof(*e->keys));
+	if (!e->keys || btf_model_keys(&in, e->keys))
+		return d2b_error_oom(e->err);
+	if (!m)
+		return 0;
+	e->skip = calloc((size_t)in.nr_ids + 1, sizeof(*e->skip));
+	if (!e->skip)
+		return d2b_error_oom(e->err);
+	for (uint32_t v = 1; v <= in.nr_ids; v++) {
+		const struct btf_key *k = &e->keys[v];
+
+		/* the probes miss the cache: hint ahead */
+		if (v + SEEN_PREFETCH <= in.nr_ids)
+			btf_merge_prefetch_key(m, &e->keys[v + SEEN_PREFETCH]);
+		if ((k->lo || k->hi) && (e->skip[v] = btf_merge_find_key(m, k)))
+			e->nr_skipped++;
+	}
+	return 0;
+}
+
+/* The fragment's keys by local id: the model's, the DECL_TAGs', none for
+ * the rest (VARs). 0 or -1. */
+static int fragment_keys(struct cu_enc *e)
+{
+	uint32_t n = e->raw->nr_types;
+	struct btf_key *k;
+
+	if (!e->keys)
+		return 0;
+	k = calloc((size_t)n + 2, sizeof(*k));
+	if (!k)
+		return d2b_error_oom(e->err);
+	memcpy(k, e->keys, ((size_t)e->nr_keyed + 1) * sizeof(*k));
+	for (uint32_t i = 0; i < e->nr_tag_keys && e->first_tag + i <= n; i++)
+		k[e->first_tag + i] = e->tag_keys[i];
+	e->raw->keys = k;
 	return 0;
 }
 
@@ -646,7 +705,7 @@ static int encode_types(struct cu_enc *e)
 				e->index_id = e->ids[i];
 			break;
 		default:
-			if (is_pointer_kind(t->kind) && nr_type_tags(e, t))
+			if (is_pointer_kind(t->kind) && nr_type_tags(e->f, t))
 				nr_tagged_ptrs++;
 			break;
 		}
@@ -668,7 +727,7 @@ static int encode_types(struct cu_enc *e)
 	/* their extra ids, in model order (type tags come from clang only) */
 	for (uint32_t i = 0; nr_tagged_ptrs && i < cu->nr_types; i++) {
 		const struct type *t = cu->types[i];
-		uint32_t n = is_pointer_kind(t->kind) ? nr_type_tags(e, t) : 0;
+		uint32_t n = is_pointer_kind(t->kind) ? nr_type_tags(e->f, t) : 0;
 
 		if (n) {
 			e->extra[i] = e->next;
@@ -679,16 +738,25 @@ static int encode_types(struct cu_enc *e)
 		e->index_id = e->next++;
 		e->add_index = true;
 	}
+	if (e->seen && model_keys(e))
+		return -1;
 
 	for (uint32_t i = 0; i < cu->nr_types; i++) {
 		const struct type *t = cu->types[i];
 
 		/* names are read here first, from all over .debug_str: a
 		 * cache miss each, unless asked for ahead */
-		if (i + NAME_PREFETCH < cu->nr_types)
+		if (i + NAME_PREFETCH < cu->nr_types && e->ids[i + NAME_PREFETCH] &&
+		    !skipped(e, e->ids[i + NAME_PREFETCH]))
 			prefetch_names(cu->types[i + NAME_PREFETCH]);
 		if (!e->ids[i])
 			continue;
+		if (skipped(e, e->ids[i])) {
+			if (expect_id(e, t, "placeholder",
+				      btf_raw_add_placeholder(e->raw, skipped(e, e->ids[i])), e->ids[i]))
+				return -1;
+			continue;
+		}
 		e->member_tags = false;
 		if (expect_id(e, t, "type", add_main(e, t), e->ids[i]))
 			return -1;
@@ -701,7 +769,10 @@ static int encode_types(struct cu_enc *e)
 		if (e->extra[i] && add_extras(e, cu->types[i]))
 			return -1;
 	if (e->add_index &&
-	    expect_id(e, NULL, "INT", btf_raw_add_int(e->raw, "int", 4, BTF_INT_SIGNED), e->index_id))
+	    expect_id(e, NULL, "INT",
+		      skipped(e, e->index_id) ? btf_raw_add_placeholder(e->raw, skipped(e, e->index_id))
+					      : btf_raw_add_int(e->raw, "int", 4, BTF_INT_SIGNED),
+		      e->index_id))
 		return -1;
 
 	if (!e->f->decl_tag)
@@ -1049,17 +1120,19 @@ void btf_fragment_destroy(struct btf_fragment *frag)
 	if (!frag)
 		return;
 	btf_raw_deinit(&frag->raw);
+	free(frag->record_keys);
 	btf_func_set_deinit(&frag->funcs);
 	free(frag->vars);
 	free(frag);
 }
 
 struct btf_fragment *btf_encode_cu(const struct btf_encode_ctx *ctx,
-				   const struct cu_model *cu, struct d2b_error *err)
+				   const struct cu_model *cu, const struct btf_encode_seen *seen,
+				   struct d2b_error *err)
 {
 	struct btf_fragment *frag = calloc(1, sizeof(*frag));
 	struct cu_enc e = {
-		.ctx = ctx, .f = ctx->features, .cu = cu, .frag = frag, .err = err,
+		.ctx = ctx, .f = ctx->features, .cu = cu, .frag = frag, .seen = seen, .err = err,
 	};
 	size_t n = cu->nr_types ? cu->nr_types : 1;
 
@@ -1079,14 +1152,21 @@ struct btf_fragment *btf_encode_cu(const struct btf_encode_ctx *ctx,
 		goto fail;
 	if ((ctx->features->var || ctx->features->global_var) && encode_variables(&e))
 		goto fail;
-	if (intern_pending(&e))
+	if (intern_pending(&e) || fragment_keys(&e))
 		goto fail;
+	frag->nr_skipped = e.nr_skipped;
+	free(e.keys);
+	free(e.skip);
+	free(e.tag_keys);
 	free(e.pending);
 	free(e.tagged);
 	free(e.ids);
 	free(e.extra);
 	return frag;
 fail:
+	free(e.keys);
+	free(e.skip);
+	free(e.tag_keys);
 	free(e.pending);
 	free(e.tagged);
 	free(e.ids);
@@ -1096,6 +1176,101 @@ fail:
 }
 
 /* ---- the whole file ---- */
+
+/* ---- check_model_keys: the model's keys against the records' ----
+ *
+ * Every model key seen maps to the record key its first type had; a later
+ * type with that model key and another record key means the model's keys
+ * joined two types the records tell apart: an error. The record keys seen
+ * are counted, for what the records' keys would have dropped. */
+
+struct key_pair {
+	struct btf_key model, record;
+};
+
+struct key_check {
+	struct key_pair *pairs;		/* by model key; model {0,0}: empty */
+	size_t mask, nr;
+	struct btf_key *records;	/* a set */
+	size_t rmask, rnr;
+	size_t record_repeats;
+};
+
+static void key_check_free(struct key_check *c)
+{
+	if (!c)
+		return;
+	free(c->pairs);
+	free(c->records);
+	free(c);
+}
+
+static bool key_eq(const struct btf_key *a, const struct btf_key *b)
+{
+	return a->lo == b->lo && a->hi == b->hi;
+}
+
+/* Doubles a table of N entries of SIZE bytes (key at offset 0) when half
+ * full. 0 or -1. */
+static int check_grow(void **tab, size_t *mask, size_t nr, size_t size)
+{
+	size_t cap = *tab ? (*mask + 1) * 2 : 1024;
+	char *nt, *old = *tab;
+
+	if (*tab && nr * 2 < *mask + 1)
+		return 0;
+	nt = calloc(cap, size);
+	if (!nt)
+		return -1;
+	for (size_t i = 0; old && i <= *mask; i++) {
+		const struct btf_key *k = (const void *)(old + i * size);
+		size_t j = k->lo & (cap - 1);
+
+		if (key_none(k))
+			continue;
+		while (!key_none((const void *)(nt + j * size)))
+			j = (j + 1) & (cap - 1);
+		memcpy(nt + j * size, k, size);
+	}
+	free(old);
+	*tab = nt;
+	*mask = cap - 1;
+	return 0;
+}
+
+static int key_check_add(struct key_check *c, const struct btf_key *model,
+			 const struct btf_key *record, bool *coarser)
+{
+	size_t j;
+
+	*coarser = false;
+	if (key_none(record))
+		return 0;
+	if (check_grow((void **)&c->records, &c->rmask, c->rnr, sizeof(*c->records)))
+		return -1;
+	for (j = record->lo & c->rmask; !key_none(&c->records[j]); j = (j + 1) & c->rmask)
+		if (key_eq(&c->records[j], record))
+			break;
+	if (key_none(&c->records[j])) {
+		c->records[j] = *record;
+		c->rnr++;
+	} else {
+		c->record_repeats++;
+	}
+	if (key_none(model))
+		return 0;
+	if (check_grow((void **)&c->pairs, &c->mask, c->nr, sizeof(*c->pairs)))
+		return -1;
+	for (j = model->lo & c->mask; !key_none(&c->pairs[j].model); j = (j + 1) & c->mask)
+		if (key_eq(&c->pairs[j].model, model)) {
+			*coarser = !key_eq(&c->pairs[j].record, record);
+			return 0;
+		}
+	c->pairs[j].model = *model;
+	c->pairs[j].record = *record;
+	c->nr++;
+	return 0;
+}
 
 struct file_enc {
 	const struct btf_encode_ctx *ctx;
@@ -1109,6 +1284,8 @@ struct file_enc {
 	struct btf_var_sec *vars;
 	size_t nr_vars, cap_vars;
 	struct btf_encode_stats *stats;
+	struct btf_encode_seen seen;	/* for the workers: the merge so far */
+	struct key_check *check;	/* check_model_keys */
 };
 
 static long peak_rss_kb(void)
@@ -1136,7 +1313,7 @@ static int produce(void *arg, size_t item, void **result, struct d2b_error *err)
 		else
 			d2b_error_oom(err);
 	} else {
-		frag = btf_encode_cu(fe->ctx, cu, err);
+		frag = btf_encode_cu(fe->ctx, cu, fe->merge.prededup ? &fe->seen : NULL, err);
 	}
 	cu_model_destroy(cu);
 	if (!frag)
@@ -1144,7 +1321,8 @@ static int produce(void *arg, size_t item, void **result, struct d2b_error *err)
 	/* this unit's DWARF is read: its pages need not stay in our RSS */
 	dw_file_release_unit(fe->df, &fe->df->units[unit]);
 	if (!frag->excluded && !fe->opts->no_prededup &&
-	    (btf_raw_index(&frag->raw) || btf_keys_compute(&frag->raw, &frag->raw.keys))) {
+	    (btf_raw_index(&frag->raw) ||
+	     (fe->check && btf_keys_compute(&frag->raw, &frag->record_keys)))) {
 		btf_fragment_destroy(frag);
 		return d2b_error_oom(err);
 	}
@@ -1204,6 +1382,24 @@ static int consume(void *arg, size_t item, void *result, struct d2b_error *err)
 		fe->stats->cus_excluded++;
 		goto out;
 	}
+	if (fe->check && frag->raw.keys && frag->record_keys) {
+		for (uint32_t id = 1; id <= frag->raw.nr_types; id++) {
+			bool coarser;
+
+			if (key_check_add(fe->check, &frag->raw.keys[id], &frag->record_keys[id],
+					  &coarser)) {
+				rc = d2b_error_oom(err);
+				goto out;
+			}
+			if (coarser) {
+				rc = d2b_error_set(err, "%s: unit %zu: type %u has the model key of "
+						   "an earlier type but another record key",
+						   fe->df->path, fe->units[item], id);
+				goto out;
+			}
+		}
+	}
+	fe->stats->types_skipped += frag->nr_skipped;
 	if (btf_merge_add(&fe->merge, &frag->raw, err)) {
 		rc = d2b_error_set(err, "%s: cannot merge the BTF of unit %zu",
 				   fe->df->path, fe->units[item]);
@@ -1403,6 +1599,19 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	fe.merge.prededup = !opts->no_prededup;
 	/* our dedup reads final ids (libbpf's renumbers a block) */
 	fe.merge.global_ids = fe.merge.prededup && !opts->libbpf_dedup;
+	/* the workers skip what the merge has (btf_model_keys.h) */
+	fe.seen.keys_in.str_lo = (const char *)df->sec[DW_SEC_STR].data;
+	fe.seen.keys_in.str_hi = fe.seen.keys_in.str_lo ? fe.seen.keys_in.str_lo +
+							 df->sec[DW_SEC_STR].size : NULL;
+	fe.seen.keys_in.seed = ctx.str_seed;
+	fe.seen.merge = opts->check_model_keys ? NULL : &fe.merge;
+	if (opts->check_model_keys && fe.merge.prededup) {
+		fe.check = calloc(1, sizeof(*fe.check));
+		if (!fe.check) {
+			d2b_error_oom(err);
+			goto fail;
+		}
+	}
 	for (size_t i = 0; i < df->nr_units; i++) {
 		if (unit_wanted(&df->units[i])) {
 			units[nr++] = i;
@@ -1442,6 +1651,10 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	if (direct && emit_functions(&fe, &ctx, true, &fr, stats, err))
 		goto fail;
 	stats->types_dropped = fe.merge.nr_dropped;
+	if (fe.check)
+		stats->check_record_repeats = fe.check->record_repeats;
+	key_check_free(fe.check);
+	fe.check = NULL;
 	stats->vars = fe.nr_vars;
 
 	if (direct && !opts->libbpf_dedup) {
@@ -1509,6 +1722,7 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	btf_encode_ctx_deinit(&ctx);
 	return fe.btf;
 fail:
+	key_check_free(fe.check);
 	btf__free(fe.btf);
 	btf_merge_deinit(&fe.merge);
 	btf_func_set_deinit(&fe.funcs);

@@ -3,11 +3,13 @@
  * btf/btf_encode.h: DWARF model -> BTF, encoded in the workers, merged in
  * CU order.
  *
- *   worker i:   load_cu ─► btf_encode_cu ─► fragment (raw BTF records with
- *               local ids 1..n and local strings, see btf_raw.h; the CU's
- *               function candidates and per-CU variable section entries);
- *               the cu_model is freed at once ─► btf_keys_compute (each
- *               type's structural key, btf_keys.h)
+ *   worker i:   load_cu ─► btf_encode_cu: each type's structural key from
+ *               the model (btf_model_keys.h); a type whose key the merge
+ *               holds already becomes a placeholder, the others records ─►
+ *               fragment (raw BTF records with local ids 1..n and local
+ *               strings, see btf_raw.h; their keys; the CU's function
+ *               candidates and per-CU variable section entries); the
+ *               cu_model is freed at once
  *   main:       fragments merged strictly in CU order (btf_merge_add: a
  *               type whose key an earlier type had is dropped and its id
  *               mapped there, 2.56 M of the Debian vmlinux's 3.41 M; the
@@ -41,6 +43,7 @@
 #include "btf/btf_dedup.h"
 #include "btf/btf_features.h"
 #include "btf/btf_funcs.h"
+#include "btf/btf_model_keys.h"
 #include "btf/btf_raw.h"
 #include "dwarf/dwarf.h"
 #include "elf/elf_file.h"
@@ -63,6 +66,10 @@ struct btf_encode_options {
 	 * (btf_dedup.h), which gives the same bytes: for tests and
 	 * benchmarks. (--no_prededup goes through libbpf too.) */
 	bool libbpf_dedup;
+	/* Encode every type (no placeholders) and check that the model's
+	 * keys are never coarser than the records' (btf_model_keys.h): two
+	 * types with one model key must have one record key. For tests. */
+	bool check_model_keys;
 };
 
 struct btf_encode_stats {
@@ -83,6 +90,8 @@ struct btf_encode_stats {
 	bool own_dedup;		/* ours (btf_dedup.h), not libbpf's: */
 	struct btf_dedup_stats dedup;	/* its phases */
 	size_t types_dropped;	/* exact repeats dropped in the merge */
+	size_t types_skipped;	/* ... of which never encoded (placeholders) */
+	size_t check_record_repeats;	/* check_model_keys: repeats by record keys */
 	/* peak RSS so far (KiB) after the parallel phase, the merge into
 	 * libbpf, and dedup: which phase sets the peak */
 	long rss_parallel_kb, rss_merged_kb, rss_dedup_kb;
@@ -138,12 +147,26 @@ struct btf_fragment {
 	struct btf_var_sec *vars;
 	size_t nr_vars;
 	double cpu_s;			/* time spent producing it */
+	uint64_t nr_skipped;		/* placeholders (btf_model_keys.h) */
 	bool excluded;			/* CU left out (--lang_exclude) */
+	struct btf_key *record_keys;	/* check_model_keys: btf_keys_compute()'s */
 };
 
-/* Encode one CU. Thread-safe for distinct CUs. Returns NULL with err set. */
+/* What a unit's encoding learns from the others (btf_model_keys.h). */
+struct btf_encode_seen {
+	/* the merge so far: a type whose key it has becomes a placeholder
+	 * (NULL: none does) */
+	const struct btf_merge *merge;
+	/* str_lo, str_hi, seed; the rest is the encoder's */
+	struct btf_model_keys_in keys_in;
+};
+
+/* Encode one CU. Thread-safe for distinct CUs. With SEEN, the fragment has
+ * the model's keys (raw.keys) and, with SEEN->merge, placeholders for the
+ * types merged already. Returns NULL with err set. */
 struct btf_fragment *btf_encode_cu(const struct btf_encode_ctx *ctx,
-				   const struct cu_model *cu, struct d2b_error *err);
+				   const struct cu_model *cu, const struct btf_encode_seen *seen,
+				   struct d2b_error *err);
 void btf_fragment_destroy(struct btf_fragment *frag);	/* accepts NULL */
 
 /*

@@ -15,89 +15,9 @@
 
 #include <linux/btf.h>
 
+#include "btf/btf_hash.h"
 #include "btf/btf_raw.h"
 #include "btf/btf_wire.h"
-
-/* ---- a 128-bit hash: two 64-bit lanes ----
- *
- * Each word goes into both lanes through a step that is a bijection of the
- * lane for a fixed word (a multiply by an odd constant, an xor-shift), so
- * two sequences that differ in one word keep differing states however they
- * continue alike; the lanes use different constants, and h_key() mixes
- * them at the end. One multiply a lane a word: the key work is a
- * tenth of the encoder's CPU time. Word pairs whose places the kind fixes
- * (a member's name and type) go in by h_add2(): the second word's product
- * beside the first's, so a record's chain of dependent multiplies is half
- * as long (the same guarantee: a bijection in each word, the other fixed). */
-
-struct h128 {
-	uint64_t a, b;
-};
-
-static inline void h_add(struct h128 *h, uint64_t w)
-{
-	uint64_t a = (h->a ^ w) * 0x9e3779b97f4a7c15ull;
-	uint64_t b = (h->b + w) * 0xc2b2ae3d27d4eb4full;
-
-	h->a = a ^ (a >> 29);
-	h->b = b ^ (b >> 31);
-}
-
-/* Two words in one step, each through a bijection of the lane for the
- * other fixed (W1 enters multiplied by an odd constant, beside the first's
- * product, not after it): half the dependent multiplies of two h_add(). */
-static inline void h_add2(struct h128 *h, uint64_t w0, uint64_t w1)
-{
-	uint64_t a = ((h->a ^ w0) * 0x9e3779b97f4a7c15ull) ^ (w1 * 0xd6e8feb86659fd93ull);
-	uint64_t b = ((h->b + w0) * 0xc2b2ae3d27d4eb4full) + (w1 * 0xa0761d6478bd642full);
-
-	h->a = a ^ (a >> 29);
-	h->b = b ^ (b >> 31);
-}
-
-static inline uint64_t fmix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	return x ^ (x >> 33);
-}
-
-static inline void h_init(struct h128 *h, uint64_t seed)
-{
-	h->a = 0x243f6a8885a308d3ull ^ seed;
-	h->b = 0x13198a2e03707344ull + seed;
-}
-
-static inline void h_add_key(struct h128 *h, const struct btf_key *k)
-{
-	h_add2(h, k->lo, k->hi);
-}
-
-static inline struct btf_key h_key(const struct h128 *h)
-{
-	/* lo indexes the merge's table: fully mixed; hi only compared */
-	struct btf_key k = { fmix64(h->a ^ (h->b << 29 | h->b >> 35)), h->a + h->b };
-
-	if (!k.lo && !k.hi)	/* {0,0} means "no key" */
-		k.lo = 1;
-	return k;
-}
-
-/* The state as it is, for hashes that only feed other hashes (a record's
- * own hash, a member's neighbourhood). */
-static inline struct btf_key h_raw(const struct h128 *h)
-{
-	struct btf_key k = { h->a, h->b };
-
-	return k;
-}
-
-static inline bool key_none(const struct btf_key *k)
-{
-	return !k->lo && !k->hi;
-}
 
 static int key_cmp(const struct btf_key *x, const struct btf_key *y)
 {
@@ -525,6 +445,48 @@ static void components(struct keys_work *k)
 	}
 }
 
+/* Tarjan's and the components' scratch for K's N nodes, then the keys.
+ * 0, or -1 when out of memory. */
+static int keys_run(struct keys_work *k)
+{
+	size_t n2 = (size_t)k->n + 2;
+	int rc = -1;
+
+	k->st = calloc(n2, sizeof(*k->st));
+	k->low = malloc(n2 * sizeof(*k->low));
+	k->stack = malloc(n2 * sizeof(*k->stack));
+	k->call = malloc(n2 * sizeof(*k->call));
+	k->call_edge = malloc(n2 * sizeof(*k->call_edge));
+	k->order = malloc(n2 * sizeof(*k->order));
+	k->pos = malloc(n2 * sizeof(*k->pos));
+	k->weak = malloc(n2 * sizeof(*k->weak));
+	if (k->st && k->low && k->stack && k->call && k->call_edge && k->order &&
+	    k->pos && k->weak) {
+		memset(k->pos, 0xff, n2 * sizeof(*k->pos));
+		components(k);
+		rc = 0;
+	}
+	free(k->st);
+	free(k->low);
+	free(k->stack);
+	free(k->call);
+	free(k->call_edge);
+	free(k->order);
+	free(k->pos);
+	free(k->weak);
+	return rc;
+}
+
+int btf_keys_of_graph(const struct btf_keys_graph *g, struct btf_key *keys)
+{
+	struct keys_work k = {
+		.n = g->n, .ebeg = g->ebeg, .edges = g->edges, .own = g->own, .bad = g->bad,
+		.keys = keys,
+	};
+
+	return keys_run(&k);
+}
+
 int btf_keys_compute(const struct btf_raw *r, struct btf_key **keys)
 {
 	struct keys_work k = { .r = r, .n = r->nr_types };
@@ -537,23 +499,12 @@ int btf_keys_compute(const struct btf_raw *r, struct btf_key **keys)
 	k.own = malloc(n2 * sizeof(*k.own));
 	k.keys = calloc(n2, sizeof(*k.keys));
 	k.bad = calloc(n2, sizeof(*k.bad));
-	k.st = calloc(n2, sizeof(*k.st));
-	k.low = malloc(n2 * sizeof(*k.low));
-	k.stack = malloc(n2 * sizeof(*k.stack));
-	k.call = malloc(n2 * sizeof(*k.call));
-	k.call_edge = malloc(n2 * sizeof(*k.call_edge));
-	k.order = malloc(n2 * sizeof(*k.order));
-	k.pos = malloc(n2 * sizeof(*k.pos));
-	k.weak = malloc(n2 * sizeof(*k.weak));
-	if (!k.ebeg || !k.edges || !k.own || !k.keys || !k.bad ||
-	    !k.st || !k.low || !k.stack || !k.call || !k.call_edge ||
-	    !k.order || !k.pos || !k.weak)
+	if (!k.ebeg || !k.edges || !k.own || !k.keys || !k.bad)
 		goto out;
-	memset(k.pos, 0xff, n2 * sizeof(*k.pos));
-	if (walk_records(&k))
-		components(&k);
-	else
-		memset(k.keys, 0, n2 * sizeof(*k.keys));
+	if (walk_records(&k)) {
+		if (keys_run(&k))
+			goto out;
+	}
 	*keys = k.keys;
 	k.keys = NULL;
 	rc = 0;
@@ -563,13 +514,5 @@ out:
 	free(k.own);
 	free(k.keys);
 	free(k.bad);
-	free(k.st);
-	free(k.low);
-	free(k.stack);
-	free(k.call);
-	free(k.call_edge);
-	free(k.order);
-	free(k.pos);
-	free(k.weak);
 	return rc;
 }

@@ -33,13 +33,14 @@
  * a FUNC or a DATASEC, gets no key and is always kept: correct, only less
  * is dropped.
  *
- * Computed by the worker that built the fragment (btf_keys_compute), read
- * by the single consumer (btf_merge_add). Deterministic: the keys depend
- * only on the fragment's records.
+ * Computed by the worker that built the fragment, read by the single
+ * consumer (btf_merge_add). Deterministic: the keys depend only on the
+ * fragment's records (the model's keys: on what the encoder writes of it).
  */
 #ifndef D2B_BTF_BTF_KEYS_H
 #define D2B_BTF_BTF_KEYS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct btf_raw;
@@ -53,5 +54,23 @@ struct btf_key {
  * fragment whose records cannot be walked (which the builder never makes)
  * gets no keys at all. */
 int btf_keys_compute(const struct btf_raw *r, struct btf_key **keys);
+
+/*
+ * The same algorithm on any graph: nodes 1..N, node V's edges
+ * EDGES[EBEG[V] .. EBEG[V + 1]) in their order (each a node 1..N), OWN[V]
+ * what V holds besides its edges (h_raw(), btf_hash.h), BAD[V] a node never
+ * keyed. The model's keys (btf_model_keys.h) are built so.
+ */
+struct btf_keys_graph {
+	uint32_t n;
+	uint32_t *ebeg;		/* n + 2 entries */
+	uint32_t *edges;
+	struct btf_key *own;	/* n + 1 entries */
+	bool *bad;		/* n + 1 entries */
+};
+
+/* Fills KEYS[1..N] (n + 2 entries, zeroed by the caller). 0, or -1 when out
+ * of memory. */
+int btf_keys_of_graph(const struct btf_keys_graph *g, struct btf_key *keys);
 
 #endif

@@ -255,6 +255,15 @@ int btf_raw_add_int(struct btf_raw *r, const char *name, size_t byte_sz, int enc
 	return commit(r, 4);
 }
 
+int btf_raw_add_placeholder(struct btf_raw *r, uint32_t final_id)
+{
+	if (!final_id)
+		return -EINVAL;
+	if (head(r, 0, BTF_RAW_KIND_PLACEHOLDER, 0, NULL, false, final_id))
+		return -ENOMEM;
+	return commit(r, 3);
+}
+
 int btf_raw_add_float(struct btf_raw *r, const char *name, size_t byte_sz)
 {
 	if (!name || !name[0])
@@ -585,7 +594,11 @@ void btf_merge_deinit(struct btf_merge *m)
 	btf__free(m->btf);
 	free(m->map);
 	free(m->tmap);
-	kslots_free(m->kslots, m->kslots ? m->kmask + 1 : 0);
+	for (struct btf_merge_key_view *v = m->kview, *o; v; v = o) {
+		o = v->older;
+		kslots_free(v->slots, v->mask + 1);
+		free(v);
+	}
 	free(m->tidx);
 	btf_strtab_deinit(&m->strs);
 	memset(m, 0, sizeof(*m));
@@ -689,6 +702,44 @@ static void kslots_free(struct btf_merge_key_slot *s, size_t n)
 		munmap(s, bytes);
 }
 
+/* NS (CAP slots, filled) is the table from now on, for the consumer and the
+ * workers (btf_merge_find_key); the one before stays readable until
+ * btf_merge_deinit(). 0, or -1 when out of memory (NS freed). */
+static int kslots_publish(struct btf_merge *m, struct btf_merge_key_slot *ns, size_t cap)
+{
+	struct btf_merge_key_view *v = malloc(sizeof(*v));
+
+	if (!v) {
+		kslots_free(ns, cap);
+		return -1;
+	}
+	v->slots = ns;
+	v->mask = cap - 1;
+	v->older = m->kview;
+	m->kslots = ns;
+	m->kmask = cap - 1;
+	__atomic_store_n(&m->kview, v, __ATOMIC_RELEASE);
+	return 0;
+}
+
+uint32_t btf_merge_find_key(const struct btf_merge *m, const struct btf_key *k)
+{
+	const struct btf_merge_key_view *v = __atomic_load_n(&m->kview, __ATOMIC_ACQUIRE);
+	size_t j;
+
+	if (!v)
+		return 0;
+	for (j = k->lo & v->mask;; j = (j + 1) & v->mask) {
+		const struct btf_merge_key_slot *s = &v->slots[j];
+		uint32_t id = __atomic_load_n(&s->id, __ATOMIC_ACQUIRE);
+
+		if (!id)
+			return 0;
+		if (s->lo == k->lo && s->hi == (uint32_t)k->hi)
+			return id;
+	}
+}
+
 static int kslots_grow(struct btf_merge *m)
 {
 	size_t cap = m->kslots ? (m->kmask + 1) * 2 : KSLOTS_MIN;
@@ -706,10 +757,7 @@ static int kslots_grow(struct btf_merge *m)
 			j = (j + 1) & (cap - 1);
 		ns[j] = m->kslots[i];
 	}
-	kslots_free(m->kslots, m->kslots ? m->kmask + 1 : 0);
-	m->kslots = ns;
-	m->kmask = cap - 1;
-	return 0;
+	return kslots_publish(m, ns, cap);
 }
 
 /* The final id of the type with key K if one was added; else 0, and K is
@@ -730,9 +778,7 @@ int btf_merge_expect_types(struct btf_merge *m, size_t nr_types)
 	ns = kslots_alloc(cap);
 	if (!ns)
 		return -1;
-	m->kslots = ns;
-	m->kmask = cap - 1;
-	return 0;
+	return kslots_publish(m, ns, cap);
 }
 
 static uint32_t kslots_find_or_put(struct btf_merge *m, const struct btf_key *k, uint32_t id)
@@ -746,7 +792,8 @@ static uint32_t kslots_find_or_put(struct btf_merge *m, const struct btf_key *k,
 	}
 	m->kslots[j].lo = k->lo;
 	m->kslots[j].hi = (uint32_t)k->hi;
-	m->kslots[j].id = id;
+	/* last: a worker that sees the id sees the key */
+	__atomic_store_n(&m->kslots[j].id, id, __ATOMIC_RELEASE);
 	m->knr++;
 	return 0;
 }
@@ -867,6 +914,13 @@ static int copy_kept(struct btf_merge *m, const struct btf_raw *r,
 	return 0;
 }
 
+/* Is R's type ID a placeholder (btf_raw_add_placeholder)? */
+static inline bool placeholder(const struct btf_raw *r, uint32_t id)
+{
+	return r->indexed && r->type_off[id] + 2 < r->len &&
+	       ((r->words[r->type_off[id] + 1] >> 24) & 0x1f) == BTF_RAW_KIND_PLACEHOLDER;
+}
+
 int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error *err)
 {
 	struct btf_merge_block *b = &m->cur;
@@ -907,6 +961,16 @@ int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error
 			__builtin_prefetch(&m->kslots[r->keys[id + KEY_PREFETCH].lo & m->kmask]);
 		if (!k || (!k->lo && !k->hi)) {
 			m->tmap[id] = next++;
+			continue;
+		}
+		if (placeholder(r, id)) {
+			/* the worker found it in the table: no probe */
+			found = r->words[r->type_off[id] + 2];
+			if (found < m->start_id || found >= next)
+				return d2b_error_set(err, "BTF fragment type %u stands for type %u, "
+						     "not merged", id, found);
+			m->tmap[id] = found;
+			m->nr_dropped++;
 			continue;
 		}
 		found = kslots_find_or_put(m, k, next);

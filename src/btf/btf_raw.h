@@ -16,7 +16,8 @@
  *               blocks of types: [fragment 0][fragment 1]...
  *             btf_merge_add(): with prededup, each type whose key
  *               (btf_keys.h) an earlier one had is dropped, tmap[local id]
- *               = that one's id; the others are copied and get the next
+ *               = that one's id (a placeholder, which a worker wrote for a
+ *               type it found merged, carries that id: no probe); the others are copied and get the next
  *               ids; their words fixed up: strings interned as first used
  *               (map[ref], hash from the worker), type ids through tmap
  *             a complete block of types goes into the libbpf btf, with
@@ -75,6 +76,13 @@ int btf_raw_reserve(struct btf_raw *r, size_t types, size_t words, size_t fixes,
 		    size_t strs, size_t str_bytes);
 void btf_raw_deinit(struct btf_raw *r);
 
+/* A placeholder for type FINAL_ID that the merge already has (its key in
+ * R's keys, btf_merge_find_key() found it): a record of its own kind, which
+ * the merge maps to that type and never copies. Returns its id, or a
+ * negative errno. */
+int btf_raw_add_placeholder(struct btf_raw *r, uint32_t final_id);
+#define BTF_RAW_KIND_PLACEHOLDER 31u	/* no BTF kind: never leaves a fragment */
+
 /* The builder is done with R: complete its type index (indexed). */
 int btf_raw_index(struct btf_raw *r);
 
@@ -132,6 +140,14 @@ struct btf_merge_key_slot {	/* 16 bytes: 96 bits of the key suffice */
 	uint32_t id;		/* final id; 0: empty */
 };
 
+/* The key table as workers see it (btf_merge_find_key): a table that grew
+ * stays alive, readable, until btf_merge_deinit(). */
+struct btf_merge_key_view {
+	struct btf_merge_key_slot *slots;
+	size_t mask;
+	struct btf_merge_key_view *older;	/* the tables before, to free */
+};
+
 struct btf_merge {
 	struct btf *base;	/* not owned; NULL: not split */
 	uint32_t start_id;	/* id of the first type added (1, or base's count) */
@@ -159,6 +175,7 @@ struct btf_merge {
 	bool prededup;
 	struct btf_merge_key_slot *kslots;
 	size_t kmask, knr;
+	struct btf_merge_key_view *kview;	/* kslots, published to workers */
 	uint64_t nr_dropped;	/* types not added so */
 	/* with prededup: each type's word in cur, in id order (the direct
 	 * adds' type_by_id) */
@@ -188,6 +205,25 @@ int btf_merge_expect_types(struct btf_merge *m, size_t nr_types);
  * btf_merge_str(). Returns 0 or -1.
  */
 int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error *err);
+
+/*
+ * The final id of the type with key K that an earlier btf_merge_add()
+ * merged (with prededup), or 0. Any thread may ask while the consumer adds: a slot is
+ * published after its key is written, a table after it is filled, and a
+ * table that grew stays readable until btf_merge_deinit(). So a worker
+ * encoding unit k, while the consumer merges units before k, learns of
+ * types that the merge will find when it comes to k (btf_model_keys.h).
+ */
+uint32_t btf_merge_find_key(const struct btf_merge *m, const struct btf_key *k);
+
+/* Hints that btf_merge_find_key(M, K) comes soon. */
+static inline void btf_merge_prefetch_key(const struct btf_merge *m, const struct btf_key *k)
+{
+	const struct btf_merge_key_view *v = __atomic_load_n(&m->kview, __ATOMIC_ACQUIRE);
+
+	if (v)
+		__builtin_prefetch(&v->slots[k->lo & v->mask]);
+}
 
 /* The final offset of R's local string ref REF (R: the fragment of the
  * last btf_merge_add), interned now if no added type used it. Returns the

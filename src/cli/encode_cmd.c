@@ -34,7 +34,9 @@ static void usage(FILE *f)
 		"--no_prededup: keep every unit's copy of a type for libbpf's dedup (slower,\n"
 		"              same output; for tests and benchmarks)\n"
 		"--libbpf_dedup: deduplicate with libbpf's btf__dedup instead of ours (slower,\n"
-		"              same output; for tests and benchmarks)\n");
+		"              same output; for tests and benchmarks)\n"
+		"--check_model_keys: encode every repeat too and check that the keys taken\n"
+		"              from the model never join what the records' keys part (tests)\n");
 }
 
 static void print_line(void *ctx, const char *line)
@@ -95,6 +97,10 @@ static int parse_args(int argc, char **argv, struct encode_args *a, struct d2b_e
 		}
 		if (!strcmp(arg, "--no_prededup")) {
 			a->opts.no_prededup = true;
+			continue;
+		}
+		if (!strcmp(arg, "--check_model_keys")) {
+			a->opts.check_model_keys = true;
 			continue;
 		}
 		if (!strcmp(arg, "--libbpf_dedup")) {
@@ -216,14 +222,17 @@ int encode_main(int argc, char **argv)
 		fprintf(stderr,
 			"stats: threads %u (started %u), units %zu (excluded %zu), fragments alive max %zu\n"
 			"stats: decode+encode %.3fs wall, %.3fs worker CPU\n"
-			"stats: merge %.3fs (%zu repeated types dropped; after the pool %.3fs), functions %.3fs (%zu encoded, %zu skipped), datasec %.3fs (%zu vars)\n"
+			"stats: merge %.3fs (%zu repeated types dropped, %zu of them never encoded; after the pool %.3fs), functions %.3fs (%zu encoded, %zu skipped), datasec %.3fs (%zu vars)\n"
 			"stats: dedup %.3fs (%s, %zu -> %zu types), write %.3fs (%u bytes)\n"
 			"stats: peak RSS %ld KiB after decode+encode, %ld after merge, %ld after dedup\n",
 			a.opts.threads, st.threads_started, st.cus, st.cus_excluded, st.max_alive,
-			st.parallel_s, st.worker_s, st.merge_s, st.types_dropped, st.build_s, st.funcs_s, st.funcs_encoded,
+			st.parallel_s, st.worker_s, st.merge_s, st.types_dropped, st.types_skipped, st.build_s, st.funcs_s, st.funcs_encoded,
 			st.funcs_skipped, st.datasec_s, st.vars, st.dedup_s, st.own_dedup ? "ours" : "libbpf", st.types_before_dedup,
 			st.types, write_s, raw_size, st.rss_parallel_kb, st.rss_merged_kb,
 			st.rss_dedup_kb);
+		if (a.opts.check_model_keys)
+			fprintf(stderr, "stats: check_model_keys: %zu repeats by the records' keys\n",
+				st.check_record_repeats);
 		if (st.own_dedup)
 			fprintf(stderr,
 				"stats: dedup phases: nodes %.3fs, primitives %.3fs, structs %.3fs (%llu graph checks, %llu steps), fwds %.3fs, references %.3fs, compaction %.3fs\n",

@@ -207,6 +207,21 @@ static struct btf *merge_many(size_t expect, size_t *slots)
 		btf_raw_deinit(&r);
 	}
 	CHECK(m.nr_dropped == 10000, "dropped %llu", (unsigned long long)m.nr_dropped);
+	{
+		/* the workers' view, after the table grew (or not): every
+		 * key merged is found with its final id */
+		struct btf_raw r;
+
+		CHECK(btf_raw_init(&r) == 0, "init");
+		CHECK(btf_raw_add_int(&r, "i30500", 4, 0) == 1 && btf_raw_add_int(&r, "i3", 4, 0) == 2 &&
+		      btf_raw_add_int(&r, "never", 4, 0) == 3, "ints");
+		CHECK(btf_keys_compute(&r, &r.keys) == 0, "compute");
+		CHECK(btf_merge_find_key(&m, &r.keys[1]) == 40001 + 500 - 10000 &&
+		      btf_merge_find_key(&m, &r.keys[2]) == 4 && btf_merge_find_key(&m, &r.keys[3]) == 0,
+		      "find_key: %u %u %u", btf_merge_find_key(&m, &r.keys[1]),
+		      btf_merge_find_key(&m, &r.keys[2]), btf_merge_find_key(&m, &r.keys[3]));
+		btf_raw_deinit(&r);
+	}
 	*slots = m.kmask + 1;
 	btf = btf_merge_finish(&m, &err);
 	CHECK(btf != NULL, "finish: %s", err.msg);
@@ -390,6 +405,61 @@ static void test_more_fields(void)
 	}
 	}
 
+/* A placeholder (a type a worker found merged already) maps to the final id
+ * it carries, without being copied; one that names a type not merged is an
+ * error, not a bad record in the output. */
+static void test_placeholders(void)
+{
+	struct d2b_error err = { 0 };
+	struct btf_merge m;
+	struct btf_raw r1, r2, r3;
+	struct btf *btf;
+	uint32_t b_id;
+
+	CHECK(btf_merge_init(&m, NULL, &err) == 0, "%s", err.msg);
+	m.prededup = true;
+	CHECK(btf_raw_init(&r1) == 0 && btf_raw_init(&r2) == 0 && btf_raw_init(&r3) == 0, "init");
+	CHECK(btf_raw_add_int(&r1, "a", 4, 0) == 1 && btf_raw_add_int(&r1, "b", 8, 0) == 2, "r1");
+	CHECK(btf_keys_compute(&r1, &r1.keys) == 0, "compute");
+	CHECK(btf_merge_find_key(&m, &r1.keys[2]) == 0, "nothing merged yet");
+	CHECK(btf_merge_add(&m, &r1, &err) == 0, "%s", err.msg);
+	b_id = btf_merge_find_key(&m, &r1.keys[2]);
+	CHECK(b_id == 2, "b merged as %u", b_id);
+
+	/* r2: "b" as a placeholder, a new int, a pointer to the placeholder */
+	CHECK(btf_raw_add_placeholder(&r2, 0) < 0, "a placeholder for no type");
+	CHECK(btf_raw_add_placeholder(&r2, b_id) == 1 && btf_raw_add_int(&r2, "c", 2, 0) == 2 &&
+	      btf_raw_add_ptr(&r2, 1) == 3, "r2");
+	CHECK(btf_raw_index(&r2) == 0, "index");
+	r2.keys = calloc(r2.nr_types + 2, sizeof(*r2.keys));
+	CHECK(r2.keys != NULL, "keys");
+	r2.keys[1] = r1.keys[2];	/* the others: none, kept */
+	CHECK(btf_merge_add(&m, &r2, &err) == 0, "%s", err.msg);
+	CHECK(m.tmap[1] == b_id && m.tmap[2] == 3 && m.tmap[3] == 4 && m.nr_dropped == 1,
+	      "placeholder mapped: %u %u %u", m.tmap[1], m.tmap[2], m.tmap[3]);
+
+	/* r3: a placeholder for a type the merge does not have */
+	CHECK(btf_raw_add_placeholder(&r3, 99) == 1 && btf_raw_index(&r3) == 0, "r3");
+	r3.keys = calloc(r3.nr_types + 2, sizeof(*r3.keys));
+	CHECK(r3.keys != NULL, "keys");
+	r3.keys[1].lo = 12345;
+	r3.keys[1].hi = 678;
+	CHECK(btf_merge_add(&m, &r3, &err) < 0 && strstr(err.msg, "not merged"),
+	      "a placeholder for type 99 was merged: %s", err.msg);
+
+	btf = btf_merge_finish(&m, &err);
+	CHECK(btf && btf__type_cnt(btf) == 5, "types: %u", btf ? btf__type_cnt(btf) : 0);
+	if (btf) {
+		const struct btf_type *p = btf__type_by_id(btf, 4);
+
+		CHECK(p && btf_kind(p) == BTF_KIND_PTR && p->type == b_id, "the pointer -> b");
+	}
+	btf__free(btf);
+	btf_raw_deinit(&r1);
+	btf_raw_deinit(&r2);
+	btf_raw_deinit(&r3);
+}
+
 int main(void)
 {
 	test_keys();
@@ -398,5 +468,6 @@ int main(void)
 	test_unkeyed();
 	test_merge();
 	test_expect();
+	test_placeholders();
 	return check_done();
 }
