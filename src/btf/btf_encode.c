@@ -1599,10 +1599,14 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	fe.merge.prededup = !opts->no_prededup;
 	/* our dedup reads final ids (libbpf's renumbers a block) */
 	fe.merge.global_ids = fe.merge.prededup && !opts->libbpf_dedup;
-	/* the workers skip what the merge has (btf_model_keys.h) */
-	fe.seen.keys_in.str_lo = (const char *)df->sec[DW_SEC_STR].data;
-	fe.seen.keys_in.str_hi = fe.seen.keys_in.str_lo ? fe.seen.keys_in.str_lo +
-							 df->sec[DW_SEC_STR].size : NULL;
+	/* the workers skip what the merge has (btf_model_keys.h). Names by
+	 * their place in .debug_str when the linker merged its strings (a
+	 * linked file: one place a string); a relocatable file's (a module,
+	 * ld -r: nfs.ko has 137 k strings, 13 k distinct) by content */
+	if (elf_file_type(ef) != ET_REL && df->sec[DW_SEC_STR].data) {
+		fe.seen.keys_in.str_lo = (const char *)df->sec[DW_SEC_STR].data;
+		fe.seen.keys_in.str_hi = fe.seen.keys_in.str_lo + df->sec[DW_SEC_STR].size;
+	}
 	fe.seen.keys_in.seed = ctx.str_seed;
 	fe.seen.merge = opts->check_model_keys ? NULL : &fe.merge;
 	if (opts->check_model_keys && fe.merge.prededup) {

@@ -20,9 +20,10 @@
  * that two types with the same key encode to the same records (the keys
  * are finer than the records' keys at most: a fact the encoder drops, like
  * a member's full 64-bit offset, still tells two types apart). Names take
- * part by where they lie when that is .debug_str, whose strings the linker
- * merged (the same name, the same place), else by their content under the
- * run's seed (names inline in .debug_info). Then the same component
+ * part by where they lie when that is a linked file's .debug_str, whose
+ * strings the linker merged (the same name, the same place), else by their
+ * content under the run's seed (names inline in .debug_info; every name of
+ * a module, whose ld -r left each object's strings apart). Then the same component
  * algorithm as btf_keys.c gives each node its key (btf_keys_of_graph).
  */
 #ifndef D2B_BTF_BTF_MODEL_KEYS_H
@@ -43,7 +44,9 @@ struct btf_model_keys_in {
 	uint32_t nr_ids;	/* local ids so far: 1..nr_ids */
 	uint32_t index_id;	/* the arrays' index type (0: no arrays) */
 	bool index_added;	/* index_id is the encoder's own "int" */
-	const char *str_lo, *str_hi;	/* .debug_str (names there by place) */
+	/* names in [str_lo, str_hi) (a linked file's .debug_str, whose
+	 * strings the linker merged) by place; NULL: all by content */
+	const char *str_lo, *str_hi;
 	uint64_t seed;		/* for names by content */
 };
 
