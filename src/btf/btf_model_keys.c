@@ -14,7 +14,11 @@
 #include "dwarf/dw_const.h"
 
 /* What the own hashes start from: one value a kind of node, so that nodes
- * of different kinds differ whatever they hold. */
+ * of different kinds differ whatever they hold, under the run's seed. The
+ * seed makes every state unknown to whoever wrote the DWARF: names by
+ * place, sizes and values are all known words, and from a known state two
+ * enums whose values collide are solved for in a second (a review did it);
+ * the records' keys have the seed through their string hashes. */
 enum {
 	NODE_TYPE = 0x6d6b0000,		/* + the model kind */
 	NODE_TYPE_TAG = 0x6d6b1000,
@@ -82,8 +86,9 @@ static struct btf_key own_type(struct mk *m, const struct type *t)
 	const struct btf_model_keys_in *in = m->in;
 	struct h128 h;
 
-	h_init(&h, NODE_TYPE + t->kind);
-	h_add2(&h, name_of(in, t->name), (uint64_t)t->declaration << 63 | t->size);
+	/* a declaration (a FWD) apart from any definition, of any size */
+	h_init(&h, (NODE_TYPE + t->kind + ((uint64_t)t->declaration << 8)) ^ in->seed);
+	h_add2(&h, name_of(in, t->name), t->size);
 	switch (t->kind) {
 	case TK_BASE:
 		h_add(&h, (uint64_t)t->base.encoding << 32 | t->base.bit_size);
@@ -118,9 +123,12 @@ static struct btf_key own_type(struct mk *m, const struct type *t)
 
 			if (mb->is_static)	/* not encoded */
 				continue;
-			/* the record's words: offset and bit size as 32 bits */
+			/* what the record holds: the offset as 32 bits; the
+			 * bit size up to 255, and 256 for any the builder
+			 * refuses (the first such type fails the run) */
 			h_add2(&h, name_of(in, mb->name),
-			       edge(m, ref(m, mb->type)) | (uint64_t)(mb->bit_size & 0x7fffffff) << 1 |
+			       edge(m, ref(m, mb->type)) |
+			       (uint64_t)(mb->bit_size > 255 ? 256 : mb->bit_size) << 1 |
 			       (uint64_t)(uint32_t)mb->bit_offset << 32);
 			if (in->f->decl_tag)
 				hash_decl_tags(in, &h, mb->tags, idx);
@@ -207,7 +215,7 @@ int btf_model_keys(const struct btf_model_keys_in *in, struct btf_key *keys)
 			if (!is_type_tag(a))
 				continue;
 			begin(&m, first + k);
-			h_init(&h, NODE_TYPE_TAG);
+			h_init(&h, NODE_TYPE_TAG ^ in->seed);
 			h_add2(&h, name_of(in, a->value),
 			       edge(&m, k ? first + k - 1 : ref(&m, t->type)));
 			m.g.own[first + k] = h_raw(&h);
@@ -221,7 +229,7 @@ int btf_model_keys(const struct btf_model_keys_in *in, struct btf_key *keys)
 		if (in->index_id != done + 1)
 			goto none;
 		begin(&m, in->index_id);
-		h_init(&h, NODE_INDEX_INT);
+		h_init(&h, NODE_INDEX_INT ^ in->seed);
 		m.g.own[in->index_id] = h_raw(&h);
 		done = in->index_id;
 	}
@@ -250,7 +258,7 @@ struct btf_key btf_model_decl_tag_key(const struct btf_model_keys_in *in,
 
 	if (key_none(owner))
 		return *owner;
-	h_init(&h, NODE_DECL_TAG);
+	h_init(&h, NODE_DECL_TAG ^ in->seed);
 	h_add_key(&h, owner);
 	h_add2(&h, name_of(in, value), (uint64_t)(int64_t)component);
 	return h_key(&h);
