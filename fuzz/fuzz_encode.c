@@ -6,6 +6,11 @@
  *
  * The encoded BTF then goes through our own loader (btf_load.h); it may
  * refuse it (hostile DWARF can describe a typedef loop), but must not crash.
+ *
+ * A differential oracle for the placeholders (btf_model_keys.h): the same
+ * input encoded again with --check_model_keys (every type encoded, the
+ * model's keys checked against the records') must succeed or fail alike,
+ * with the same bytes; a model key that joins two different records traps.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -51,6 +56,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (dw_file_init(&df, ef, &err))
 		goto out_close;
 	btf = btf_encode_file(ef, &df, &opts, NULL, NULL, &err);
+	{
+		struct btf_encode_options copts = opts;
+		struct btf_encode_stats cstats;
+		struct d2b_error cerr = { 0 };
+		struct btf *check;
+
+		copts.check_model_keys = true;
+		check = btf_encode_file(ef, &df, &copts, NULL, &cstats, &cerr);
+		if (!check != !btf || cstats.check_failed)
+			__builtin_trap();	/* the placeholders changed the outcome */
+		if (check) {
+			uint32_t n1 = 0, n2 = 0;
+			const void *r1 = btf__raw_data(btf, &n1), *r2 = btf__raw_data(check, &n2);
+
+			if (!r1 || !r2 || n1 != n2 || memcmp(r1, r2, n1))
+				__builtin_trap();	/* ... or the bytes */
+			btf__free(check);
+		}
+	}
 	if (btf) {
 		struct btf_handle *h;
 		struct d2b_error lerr = { 0 };

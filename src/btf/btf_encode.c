@@ -1392,6 +1392,7 @@ static int consume(void *arg, size_t item, void *result, struct d2b_error *err)
 				goto out;
 			}
 			if (coarser) {
+				fe->stats->check_failed = true;
 				rc = d2b_error_set(err, "%s: unit %zu: type %u has the model key of "
 						   "an earlier type but another record key",
 						   fe->df->path, fe->units[item], id);

@@ -92,6 +92,7 @@ struct btf_encode_stats {
 	size_t types_dropped;	/* exact repeats dropped in the merge */
 	size_t types_skipped;	/* ... of which never encoded (placeholders) */
 	size_t check_record_repeats;	/* check_model_keys: repeats by record keys */
+	bool check_failed;	/* check_model_keys: a model key met two record keys */
 	/* peak RSS so far (KiB) after the parallel phase, the merge into
 	 * libbpf, and dedup: which phase sets the peak */
 	long rss_parallel_kb, rss_merged_kb, rss_dedup_kb;

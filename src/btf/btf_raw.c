@@ -119,6 +119,7 @@ void btf_raw_deinit(struct btf_raw *r)
 	free(r->words);
 	free(r->fix);
 	free(r->keys);
+	free(r->final_ids);
 	free(r->type_off);
 	free(r->type_fix);
 	btf_strtab_deinit(&r->strs);
@@ -257,11 +258,30 @@ int btf_raw_add_int(struct btf_raw *r, const char *name, size_t byte_sz, int enc
 
 int btf_raw_add_placeholder(struct btf_raw *r, uint32_t final_id)
 {
+	int id;
+
 	if (!final_id)
 		return -EINVAL;
 	if (head(r, 0, BTF_RAW_KIND_PLACEHOLDER, 0, NULL, false, final_id))
 		return -ENOMEM;
-	return commit(r, 3);
+	id = commit(r, 3);
+	if (id < 0)
+		return id;
+	if ((size_t)id >= r->cap_final) {
+		size_t cap = r->cap_final ? 2 * r->cap_final : 1024;
+		uint32_t *p;
+
+		while (cap <= (size_t)id)
+			cap *= 2;
+		p = realloc(r->final_ids, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		memset(p + r->cap_final, 0, (cap - r->cap_final) * sizeof(*p));
+		r->final_ids = p;
+		r->cap_final = cap;
+	}
+	r->final_ids[id] = final_id;
+	return id;
 }
 
 int btf_raw_add_float(struct btf_raw *r, const char *name, size_t byte_sz)
@@ -862,6 +882,9 @@ static int copy_kept_indexed(struct btf_merge *m, const struct btf_raw *r,
 		if (w < end || r->type_off[id + 1] < w || r->type_off[id + 1] > r->len ||
 		    r->type_fix[id + 1] < r->type_fix[id] || r->type_fix[id + 1] > r->nr_fix)
 			return d2b_error_set(err, "BTF fragment index of type %u is out of range", id);
+		if (len < 3 || ((r->words[w + 1] >> 24) & 0x1f) == BTF_RAW_KIND_PLACEHOLDER)
+			return d2b_error_set(err, "BTF fragment type %u is a placeholder without its type",
+					     id);
 		if (tidx_push(m, b->len))
 			return d2b_error_oom(err);
 		memcpy(dst, r->words + w, len * sizeof(*dst));
@@ -914,11 +937,10 @@ static int copy_kept(struct btf_merge *m, const struct btf_raw *r,
 	return 0;
 }
 
-/* Is R's type ID a placeholder (btf_raw_add_placeholder)? */
-static inline bool placeholder(const struct btf_raw *r, uint32_t id)
+/* The final id R's type ID stands for when it is a placeholder, else 0. */
+static inline uint32_t placeholder(const struct btf_raw *r, uint32_t id)
 {
-	return r->indexed && r->type_off[id] + 2 < r->len &&
-	       ((r->words[r->type_off[id] + 1] >> 24) & 0x1f) == BTF_RAW_KIND_PLACEHOLDER;
+	return id < r->cap_final ? r->final_ids[id] : 0;
 }
 
 int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error *err)
@@ -956,21 +978,21 @@ int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error
 		const struct btf_key *k = dedup ? &r->keys[id] : NULL;
 		uint32_t found;
 
-		/* the probes miss the cache more often than not: hint ahead */
-		if (dedup && id + KEY_PREFETCH <= r->nr_types)
+		/* the probes miss the cache more often than not: hint ahead
+		 * (not for placeholders, which need none) */
+		if (dedup && id + KEY_PREFETCH <= r->nr_types && !placeholder(r, id + KEY_PREFETCH))
 			__builtin_prefetch(&m->kslots[r->keys[id + KEY_PREFETCH].lo & m->kmask]);
-		if (!k || (!k->lo && !k->hi)) {
-			m->tmap[id] = next++;
-			continue;
-		}
-		if (placeholder(r, id)) {
+		if ((found = placeholder(r, id))) {
 			/* the worker found it in the table: no probe */
-			found = r->words[r->type_off[id] + 2];
-			if (found < m->start_id || found >= next)
+			if (!dedup || found < m->start_id || found >= next)
 				return d2b_error_set(err, "BTF fragment type %u stands for type %u, "
 						     "not merged", id, found);
 			m->tmap[id] = found;
 			m->nr_dropped++;
+			continue;
+		}
+		if (!k || (!k->lo && !k->hi)) {
+			m->tmap[id] = next++;
 			continue;
 		}
 		found = kslots_find_or_put(m, k, next);

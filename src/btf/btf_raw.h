@@ -57,6 +57,10 @@ struct btf_raw {
 	size_t nr_fix, cap_fix;
 	struct btf_strtab strs;	/* no prefix; local ref = entry index + 1 */
 	struct btf_key *keys;	/* NULL, or by local id: see btf_keys.h */
+	/* by local id below cap_final: the final id a placeholder stands
+	 * for (btf_raw_add_placeholder), 0 for any other record */
+	uint32_t *final_ids;
+	size_t cap_final;
 	/* By local id 1..nr_types: the word where each type's record starts
 	 * and its first fix-up, as the builder wrote them; btf_raw_index()
 	 * adds the ends (entry nr_types + 1) and sets indexed. The merge then
