@@ -148,6 +148,21 @@ int main(void)
 	keys_of(&b, 7, NULL, NULL, kb);
 	CHECK(!eq(&ka[1], &kb[1]), "another name, the same key");
 
+	/* a base type named by the string at offset 0 of .debug_str (its
+	 * name's word is 1) against a nameless pointer to void of its size:
+	 * the kinds' start values differed by one where the names' words
+	 * did, and half the seeds gave both one key (found by fuzz_encode) */
+	for (uint64_t seed = 0; seed < 8; seed++) {
+		unit_init(&a, strs, 0);
+		a.t[2].name = strs;	/* offset 0 */
+		a.t[2].base.encoding = 0;
+		a.t[1].type = NULL;	/* void * */
+		a.m[1].type = NULL;
+		keys_of(&a, seed, strs, strs + sizeof(strs), ka);
+		CHECK(!eq(&ka[2], &ka[3]), "seed %llu: a pointer has the key of a base type",
+		      (unsigned long long)seed);
+	}
+
 	/* ids out of the encoder's order: no keys at all (everything kept) */
 	unit_init(&a, "node", 0);
 	a.ids[2] = 0;
