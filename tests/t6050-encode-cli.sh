@@ -27,6 +27,14 @@ if "$D2B" encode --btf_features=+distilled_base --btf_encode_detached="$tmp/c" "
 fi
 grep -q "distilled_base needs btf__distill_base" "$tmp/err" || d2b_fail "distilled_base message: $(cat "$tmp/err")"
 
+# --check_model_keys checks the pre-dedup: with --no_prededup it is refused,
+# not a silent pass
+if "$D2B" encode --check_model_keys --no_prededup --btf_encode_detached="$tmp/k" "$f" 2>"$tmp/err"; then
+	d2b_fail "--check_model_keys --no_prededup accepted"
+fi
+grep -q "not with --no_prededup" "$tmp/err" || d2b_fail "check_model_keys message: $(cat "$tmp/err")"
+[ -e "$tmp/k" ] && d2b_fail "output written after an error"
+
 # bad input and output
 "$D2B" encode --btf_encode_detached="$tmp/d" /nonexistent 2>"$tmp/err" && d2b_fail "missing input accepted"
 [ "$(wc -l <"$tmp/err")" = 1 ] || d2b_fail "not a one-line error: $(cat "$tmp/err")"

@@ -1640,6 +1640,8 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	 * by the workers: peak RSS +1 MiB) */
 	threads = opts->threads ? opts->threads : 1;
 	rc = pool_run(nr, threads, 4 * (size_t)threads, &ops, &fe, &ps, err);
+	/* no worker reads the key table now: the tables it outgrew go */
+	btf_merge_release_old_tables(&fe.merge);
 	stats->parallel_s = now_s(CLOCK_MONOTONIC) - t0;
 	stats->rss_parallel_kb = peak_rss_kb();
 	stats->threads_started = ps.threads_started;

@@ -742,6 +742,19 @@ static int kslots_publish(struct btf_merge *m, struct btf_merge_key_slot *ns, si
 	return 0;
 }
 
+void btf_merge_release_old_tables(struct btf_merge *m)
+{
+	struct btf_merge_key_view *v = m->kview, *o;
+
+	if (!v)
+		return;
+	for (o = v->older, v->older = NULL; o; o = v) {
+		v = o->older;
+		kslots_free(o->slots, o->mask + 1);
+		free(o);
+	}
+}
+
 uint32_t btf_merge_find_key(const struct btf_merge *m, const struct btf_key *k)
 {
 	const struct btf_merge_key_view *v = __atomic_load_n(&m->kview, __ATOMIC_ACQUIRE);
@@ -882,7 +895,9 @@ static int copy_kept_indexed(struct btf_merge *m, const struct btf_raw *r,
 		if (w < end || r->type_off[id + 1] < w || r->type_off[id + 1] > r->len ||
 		    r->type_fix[id + 1] < r->type_fix[id] || r->type_fix[id + 1] > r->nr_fix)
 			return d2b_error_set(err, "BTF fragment index of type %u is out of range", id);
-		if (len < 3 || ((r->words[w + 1] >> 24) & 0x1f) == BTF_RAW_KIND_PLACEHOLDER)
+		if (len < 3)
+			return d2b_error_set(err, "BTF fragment record %u is shorter than a type", id);
+		if (((r->words[w + 1] >> 24) & 0x1f) == BTF_RAW_KIND_PLACEHOLDER)
 			return d2b_error_set(err, "BTF fragment type %u is a placeholder without its type",
 					     id);
 		if (tidx_push(m, b->len))
@@ -948,7 +963,7 @@ int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error
 	struct btf_merge_block *b = &m->cur;
 	size_t limit = m->nr_blocks == 1 ? m->first_block_words : m->block_words;
 	bool dedup = m->prededup && r->keys;
-	uint32_t next;
+	uint32_t next, first_new;
 
 	if (grow_u32(&m->map, &m->cap_map, r->strs.nr + 1) ||
 	    grow_u32(&m->tmap, &m->cap_tmap, (size_t)r->nr_types + 1))
@@ -971,6 +986,7 @@ int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error
 
 	/* each type's final id: an earlier one with its key, or the next */
 	next = b->first_id + b->nr_types;
+	first_new = next;	/* a placeholder stands for an earlier fragment's */
 	while (dedup && (!m->kslots || (m->knr + r->nr_types) * 2 > m->kmask + 1))
 		if (kslots_grow(m))
 			return d2b_error_oom(err);
@@ -984,7 +1000,7 @@ int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error
 			__builtin_prefetch(&m->kslots[r->keys[id + KEY_PREFETCH].lo & m->kmask]);
 		if ((found = placeholder(r, id))) {
 			/* the worker found it in the table: no probe */
-			if (!dedup || found < m->start_id || found >= next)
+			if (!dedup || found < m->start_id || found >= first_new)
 				return d2b_error_set(err, "BTF fragment type %u stands for type %u, "
 						     "not merged", id, found);
 			m->tmap[id] = found;

@@ -220,6 +220,10 @@ int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error
  */
 uint32_t btf_merge_find_key(const struct btf_merge *m, const struct btf_key *k);
 
+/* Frees the tables the key table outgrew, which workers may still read:
+ * call once no worker can (after the pool). */
+void btf_merge_release_old_tables(struct btf_merge *m);
+
 /* Hints that btf_merge_find_key(M, K) comes soon. */
 static inline void btf_merge_prefetch_key(const struct btf_merge *m, const struct btf_key *k)
 {

@@ -26,6 +26,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: dwarf2btf encode [-j[N]] [--verbose] [--stats] [--no_prededup] [--libbpf_dedup]\n"
+		"                        [--check_model_keys]\n"
 		"                        [feature options] [--btf_base=FILE] (--btf_encode_detached=OUT | -J) FILE\n"
 		"feature options: --btf_features=LIST --btf_features_strict=LIST\n"
 		"                 --supported_btf_features --btf_gen_floats --btf_gen_optimized\n"
@@ -163,6 +164,11 @@ static int parse_args(int argc, char **argv, struct encode_args *a, struct d2b_e
 	}
 	if (!a->detached && !a->in_elf) {
 		d2b_error_set(err, "say where the BTF goes: --btf_encode_detached=OUT or -J");
+		return 2;
+	}
+	if (a->opts.check_model_keys && a->opts.no_prededup) {
+		d2b_error_set(err, "--check_model_keys checks the pre-dedup's keys: "
+			      "not with --no_prededup");
 		return 2;
 	}
 	return 0;

@@ -220,6 +220,11 @@ static struct btf *merge_many(size_t expect, size_t *slots)
 		      btf_merge_find_key(&m, &r.keys[2]) == 4 && btf_merge_find_key(&m, &r.keys[3]) == 0,
 		      "find_key: %u %u %u", btf_merge_find_key(&m, &r.keys[1]),
 		      btf_merge_find_key(&m, &r.keys[2]), btf_merge_find_key(&m, &r.keys[3]));
+		/* the tables it outgrew go once no worker reads them; the
+		 * current one still finds everything */
+		btf_merge_release_old_tables(&m);
+		CHECK(m.kview && !m.kview->older && btf_merge_find_key(&m, &r.keys[2]) == 4,
+		      "after releasing the old tables");
 		btf_raw_deinit(&r);
 	}
 	*slots = m.kmask + 1;
