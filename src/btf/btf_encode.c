@@ -643,8 +643,8 @@ static int model_keys(struct cu_enc *e)
 	return 0;
 }
 
-/* The fragment's keys by local id: the model's, the DECL_TAGs', none for
- * the rest (VARs). 0 or -1. */
+/* The fragment's keys by local id: the model's (e->keys, extended and
+ * handed over), the DECL_TAGs', none for the rest (VARs). 0 or -1. */
 static int fragment_keys(struct cu_enc *e)
 {
 	uint32_t n = e->raw->nr_types;
@@ -652,10 +652,11 @@ static int fragment_keys(struct cu_enc *e)
 
 	if (!e->keys)
 		return 0;
-	k = calloc((size_t)n + 2, sizeof(*k));
+	k = realloc(e->keys, ((size_t)n + 2) * sizeof(*k));
 	if (!k)
 		return d2b_error_oom(e->err);
-	memcpy(k, e->keys, ((size_t)e->nr_keyed + 1) * sizeof(*k));
+	e->keys = NULL;
+	memset(k + e->nr_keyed + 1, 0, ((size_t)n + 1 - e->nr_keyed) * sizeof(*k));
 	for (uint32_t i = 0; i < e->nr_tag_keys && e->first_tag + i <= n; i++)
 		k[e->first_tag + i] = e->tag_keys[i];
 	e->raw->keys = k;
