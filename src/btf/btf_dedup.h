@@ -27,6 +27,7 @@
 #ifndef D2B_BTF_BTF_DEDUP_H
 #define D2B_BTF_BTF_DEDUP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,11 +36,16 @@
 /* Where the time went (wall seconds by phase) and how much graph was walked. */
 struct btf_dedup_stats {
 	double nodes_s, prim_s, struct_s, fwd_s, ref_s, compact_s;
+	/* nodes, primitives and structs ran unit by unit (btf_dedup_incr_add),
+	 * their times summed over the calls */
+	bool incremental;
+	const char *incr_abandoned;	/* else why they ran all at once, or NULL */
 	uint64_t graph_checks;	/* is_equiv() calls */
 	uint64_t graph_steps;	/* type pairs they compared */
 };
 
 struct btf;
+struct btf_dedup_incr;
 
 struct btf_dedup_types {
 	uint32_t *words;	/* host order; rewritten */
@@ -50,6 +56,7 @@ struct btf_dedup_types {
 				 * (increasing: records in id order, apart) */
 	const struct btf *base;	/* NULL, or the base of split BTF (ids below start_id) */
 	struct btf_dedup_stats *stats;	/* NULL, or filled */
+	struct btf_dedup_incr *incr;	/* NULL, or where the types so far went */
 };
 
 /*
@@ -61,5 +68,31 @@ struct btf_dedup_types {
  * types, no memory); T's records are then garbage.
  */
 int btf_dedup(struct btf_dedup_types *t, struct d2b_error *err);
+
+/*
+ * Unit by unit: libbpf runs its primitive phase over every type before its
+ * struct phase, but a unit's structs only reach types of that unit and
+ * earlier ones, so the two phases can run on each unit's types as it is
+ * merged (while later units are still being encoded), and btf_dedup() with
+ * T->incr set does the rest. The result is the same bytes, provided that
+ *
+ *   - no struct has two canonical candidates with equivalent graphs, and
+ *     there is no enum declaration (vlen 0): which candidate libbpf takes
+ *     then depends on its hash map's order, which its growth sets, and
+ *     the growth would come at other points (the Debian vmlinux has
+ *     neither);
+ *   - there is no base (split BTF).
+ *
+ * When one does not hold, the state is dropped and btf_dedup() runs every
+ * phase over all the types, as without it (the reason is in
+ * stats->incr_abandoned); malformed records are reported by btf_dedup().
+ * T holds every record so far (nr_types: all of them; the earlier ones as
+ * they were); records are only read.
+ */
+struct btf_dedup_incr *btf_dedup_incr_new(void);
+void btf_dedup_incr_add(struct btf_dedup_incr *di, const struct btf_dedup_types *t);
+/* Why the phases will run all at once after all, or NULL. */
+const char *btf_dedup_incr_abandoned(const struct btf_dedup_incr *di);
+void btf_dedup_incr_free(struct btf_dedup_incr *di);
 
 #endif

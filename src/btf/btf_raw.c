@@ -5,6 +5,7 @@
 #include "btf/btf_raw.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -510,6 +511,24 @@ int btf_raw_add_decl_tag(struct btf_raw *r, const char *value, int ref_type_id,
 
 /* ---- the merge ---- */
 
+/*
+ * The thread that runs the dedup's first phases on the merged records
+ * while the merge goes on (btf_merge_dedup_early()). It reads the records
+ * of the types published to it; the merge thread writes only past them,
+ * but a move of the block (realloc) takes BLOCK_LOCK, which the follower
+ * holds while it reads.
+ */
+struct btf_merge_follower {
+	pthread_t thread;
+	struct btf_merge *m;
+	pthread_mutex_t block_lock;	/* m->cur.words does not move */
+	pthread_mutex_t lock;		/* the fields below */
+	pthread_cond_t wake;
+	uint32_t nr_types;		/* published: types whose records are done */
+	size_t len;			/* and the words they fill */
+	bool stop;
+};
+
 /* Room for N more words in block B. */
 static int block_room(struct btf_merge_block *b, size_t n)
 {
@@ -521,12 +540,74 @@ static int block_room(struct btf_merge_block *b, size_t n)
 	cap = b->cap ? b->cap : 1u << 14;
 	while (cap < b->len + n)
 		cap *= 2;
+	if (b->follower)
+		pthread_mutex_lock(&b->follower->block_lock);
 	w = realloc(b->words, cap * sizeof(*w));
-	if (!w)
-		return -1;
-	b->words = w;
-	b->cap = cap;
-	return 0;
+	if (w) {
+		b->words = w;
+		b->cap = cap;
+	}
+	if (b->follower)
+		pthread_mutex_unlock(&b->follower->block_lock);
+	return w ? 0 : -1;
+}
+
+static void *follow(void *arg)
+{
+	struct btf_merge_follower *f = arg;
+	uint32_t done = 0;
+
+	pthread_mutex_lock(&f->lock);
+	for (;;) {
+		struct btf_dedup_types t = { .first = HDR_WORDS };
+
+		while (f->nr_types == done && !f->stop)
+			pthread_cond_wait(&f->wake, &f->lock);
+		if (f->nr_types == done)
+			break;
+		t.nr_types = done = f->nr_types;
+		t.len = f->len - HDR_WORDS;
+		pthread_mutex_unlock(&f->lock);
+
+		pthread_mutex_lock(&f->block_lock);
+		t.words = f->m->cur.words;
+		btf_dedup_incr_add(f->m->dedup_incr, &t);
+		pthread_mutex_unlock(&f->block_lock);
+
+		pthread_mutex_lock(&f->lock);
+	}
+	pthread_mutex_unlock(&f->lock);
+	return NULL;
+}
+
+/* The types merged so far to the follower. */
+static void follower_publish(struct btf_merge_follower *f, const struct btf_merge_block *b)
+{
+	pthread_mutex_lock(&f->lock);
+	f->nr_types = b->nr_types;
+	f->len = b->len;
+	pthread_cond_signal(&f->wake);
+	pthread_mutex_unlock(&f->lock);
+}
+
+/* The follower done with all it was given, and gone. */
+static void follower_join(struct btf_merge *m)
+{
+	struct btf_merge_follower *f = m->follower;
+
+	if (!f)
+		return;
+	pthread_mutex_lock(&f->lock);
+	f->stop = true;
+	pthread_cond_signal(&f->wake);
+	pthread_mutex_unlock(&f->lock);
+	pthread_join(f->thread, NULL);
+	m->cur.follower = NULL;
+	m->follower = NULL;
+	pthread_cond_destroy(&f->wake);
+	pthread_mutex_destroy(&f->lock);
+	pthread_mutex_destroy(&f->block_lock);
+	free(f);
 }
 
 static void block_free(struct btf_merge_block *b)
@@ -610,6 +691,7 @@ static void kslots_free(struct btf_merge_key_slot *s, size_t n);
 
 void btf_merge_deinit(struct btf_merge *m)
 {
+	follower_join(m);
 	block_free(&m->cur);
 	btf__free(m->btf);
 	free(m->map);
@@ -620,6 +702,7 @@ void btf_merge_deinit(struct btf_merge *m)
 		free(v);
 	}
 	free(m->tidx);
+	btf_dedup_incr_free(m->dedup_incr);
 	btf_strtab_deinit(&m->strs);
 	memset(m, 0, sizeof(*m));
 }
@@ -1019,7 +1102,49 @@ int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error
 		}
 		m->tmap[id] = next++;
 	}
-	return copy_kept(m, r, b, err);
+	if (copy_kept(m, r, b, err))
+		return -1;
+	if (m->follower)
+		follower_publish(m->follower, b);
+	return 0;
+}
+
+int btf_merge_dedup_early(struct btf_merge *m)
+{
+	struct btf_merge_follower *f;
+
+	if (!m->prededup || !m->global_ids || m->base || m->dedup_incr || m->nr_types)
+		return 0;
+	f = calloc(1, sizeof(*f));
+	m->dedup_incr = btf_dedup_incr_new();
+	if (!f || !m->dedup_incr)
+		goto fail;
+	f->m = m;
+	if (pthread_mutex_init(&f->block_lock, NULL))
+		goto fail;
+	if (pthread_mutex_init(&f->lock, NULL)) {
+		pthread_mutex_destroy(&f->block_lock);
+		goto fail;
+	}
+	if (pthread_cond_init(&f->wake, NULL)) {
+		pthread_mutex_destroy(&f->lock);
+		pthread_mutex_destroy(&f->block_lock);
+		goto fail;
+	}
+	if (pthread_create(&f->thread, NULL, follow, f)) {
+		pthread_cond_destroy(&f->wake);
+		pthread_mutex_destroy(&f->lock);
+		pthread_mutex_destroy(&f->block_lock);
+		goto fail;
+	}
+	m->follower = f;
+	m->cur.follower = f;
+	return 0;
+fail:
+	free(f);
+	btf_dedup_incr_free(m->dedup_incr);
+	m->dedup_incr = NULL;
+	return -1;
 }
 
 /* libbpf 1.3 started checking every name offset in btf__new() (and warns
@@ -1338,7 +1463,7 @@ struct btf *btf_merge_finish_dedup(struct btf_merge *m, struct btf_dedup_stats *
 		.words = b->words, .first = HDR_WORDS, .len = b->len - HDR_WORDS,
 		.nr_types = b->nr_types, .base = m->base,
 		.off = m->nr_tidx == b->nr_types ? m->tidx : NULL,
-		.stats = stats,
+		.stats = stats, .incr = m->dedup_incr,
 	};
 	/* split BTF holds its own strings only: after the base's */
 	const char *strs = m->strs.data + (m->base ? m->prefix_len : 0);
@@ -1350,6 +1475,7 @@ struct btf *btf_merge_finish_dedup(struct btf_merge *m, struct btf_dedup_stats *
 	struct btf *btf = NULL;
 	size_t total;
 
+	follower_join(m);
 	if (!btf_merge_direct_ok(m) || (m->base && !m->global_ids)) {
 		d2b_error_set(err, "BTF dedup: the merged types are not one block");
 		goto out;

@@ -131,9 +131,13 @@ int btf_raw_add_decl_tag(struct btf_raw *r, const char *value, int ref_type_id,
 #define BTF_MERGE_FIRST_BLOCK (64u << 20)
 #define BTF_MERGE_BLOCK (16u << 20)
 
+struct btf_merge_follower;
+
 struct btf_merge_block {
 	uint32_t *words;	/* header room, then the types */
 	size_t len, cap;	/* in words */
+	/* NULL, or the follower whose lock a move of words takes */
+	struct btf_merge_follower *follower;
 	uint32_t first_id;	/* final id of its first type */
 	uint32_t nr_types;
 };
@@ -186,6 +190,11 @@ struct btf_merge {
 	uint32_t *tidx;
 	size_t nr_tidx, cap_tidx;
 	size_t last_direct;	/* word of the last type added directly, or 0 */
+	/* NULL, or our dedup's first phases, run on each fragment's types
+	 * as they are added (btf_merge_dedup_early()): by the follower
+	 * thread, when there is one */
+	struct btf_dedup_incr *dedup_incr;
+	struct btf_merge_follower *follower;
 };
 
 /* Start an empty merge (split on BASE when not NULL). Returns 0 or -1. */
@@ -200,6 +209,19 @@ void btf_merge_deinit(struct btf_merge *m);
  * 0, or -1 when out of memory.
  */
 int btf_merge_expect_types(struct btf_merge *m, size_t nr_types);
+
+/*
+ * With prededup and final ids, no base, before the first btf_merge_add():
+ * btf_merge_finish_dedup() will be our dedup, and its primitive and struct
+ * phases run on the fragments' types as they are merged (see
+ * btf_dedup_incr_add()), on a thread of their own (the follower), while
+ * the workers encode the later units and the caller merges them. The
+ * follower reads only records merged before (a move of the block takes
+ * its lock); btf_merge_finish_dedup() and btf_merge_deinit() join it.
+ * Returns 0, or -1 when out of memory or no thread could be started (then
+ * the dedup runs after the merge, all at once).
+ */
+int btf_merge_dedup_early(struct btf_merge *m);
 
 /*
  * Append R's types (and, when the current block is full, hand it to the

@@ -241,8 +241,11 @@ int encode_main(int argc, char **argv)
 				st.check_record_repeats);
 		if (st.own_dedup)
 			fprintf(stderr,
-				"stats: dedup phases: nodes %.3fs, primitives %.3fs, structs %.3fs (%llu graph checks, %llu steps), fwds %.3fs, references %.3fs, compaction %.3fs\n",
+				"stats: dedup phases: nodes %.3fs, primitives %.3fs, structs %.3fs (%s%s%s; %llu graph checks, %llu steps), fwds %.3fs, references %.3fs, compaction %.3fs\n",
 				st.dedup.nodes_s, st.dedup.prim_s, st.dedup.struct_s,
+				st.dedup.incremental ? "unit by unit, beside the merge" : "all at once",
+				st.dedup.incr_abandoned ? ": unit by unit gave up at " : "",
+				st.dedup.incr_abandoned ? st.dedup.incr_abandoned : "",
 				(unsigned long long)st.dedup.graph_checks,
 				(unsigned long long)st.dedup.graph_steps, st.dedup.fwd_s,
 				st.dedup.ref_s, st.dedup.compact_s);
