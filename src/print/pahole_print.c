@@ -238,6 +238,7 @@ static size_t type_fprintf(struct pctx *p, const struct type *type,
 	size_t start = p->sb->len;
 	bool ptr_name = false;
 	struct pconf tconf;
+	unsigned const_hops = 0;	/* a loop of consts ends (made-up DWARF) */
 
 	if (!type)
 		goto not_found;
@@ -314,7 +315,7 @@ print_default: {
 	case TK_CONST:
 		strbuf_puts(p->sb, "const ");
 		tconf.type_spacing -= 6;
-		if (type->type) {
+		if (type->type && const_hops++ < MAX_TYPEDEF_HOPS) {
 			type = type->type;
 			goto next_type;
 		}
