@@ -10,6 +10,10 @@
  * Our dedup runs first: a type id past the last type makes libbpf's read
  * out of bounds, so libbpf's runs only on what ours accepted.
  *
+ * Our dedup also runs unit by unit (btf_dedup_incr_add() after each copy,
+ * and after a cut the input's last byte picks): the same outcome and bytes
+ * as all at once, or a trap.
+ *
  * Our dedup has libbpf 1.1's rules (Debian 12): with another libbpf the
  * bytes are not compared, only that ours neither crashes nor hangs.
  */
@@ -25,8 +29,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Our dedup of BTF's types: header + records + strings in *OUT. */
-static int ours(const struct btf *btf, void **out, uint32_t *out_len)
+/* Our dedup of BTF's types: header + records + strings in *OUT; with NB
+ * units (BOUNDS: types after each), unit by unit first. */
+static int ours(const struct btf *btf, const uint32_t *bounds, size_t nb, void **out,
+		uint32_t *out_len)
 {
 	uint32_t raw_len;
 	const struct btf_header *h = btf__raw_data((struct btf *)btf, &raw_len);
@@ -46,7 +52,17 @@ static int ours(const struct btf *btf, void **out, uint32_t *out_len)
 	memcpy(words, raw + h->hdr_len + h->type_off, h->type_len);
 	t = (struct btf_dedup_types){ .words = words, .len = h->type_len / 4,
 				      .nr_types = btf__type_cnt(btf) - 1 };
+	if (nb) {
+		t.incr = btf_dedup_incr_new();
+		for (size_t i = 0; t.incr && i < nb; i++) {
+			struct btf_dedup_types u = t;
+
+			u.nr_types = bounds[i];
+			btf_dedup_incr_add(t.incr, &u);
+		}
+	}
 	rc = btf_dedup(&t, &err);
+	btf_dedup_incr_free(t.incr);
 	if (rc) {
 		free(words);
 		if (!err.set || strchr(err.msg, '\n'))
@@ -95,7 +111,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!btf || btf__add_btf(btf, (struct btf *)src) < 0 ||
 	    btf__add_btf(btf, (struct btf *)src) < 0)
 		goto out;
-	rc = ours(btf, &mine, &our_len);
+	rc = ours(btf, NULL, 0, &mine, &our_len);
+	{
+		uint32_t n = btf__type_cnt(src) - 1, inc_len = 0;
+		uint32_t bounds[3] = { n ? data[size - 1] % n : 0, n, 2 * n };
+		void *inc = NULL;
+		int irc = ours(btf, bounds, 3, &inc, &inc_len);
+
+		/* no memory (1) on one side only is not a difference */
+		if (rc != 1 && irc != 1 &&
+		    (irc != rc || (!rc && (inc_len != our_len || memcmp(inc, mine, our_len)))))
+			__builtin_trap();	/* unit by unit is not all at once */
+		free(inc);
+	}
 	if (rc)
 		goto out;	/* refused (or no memory): libbpf is not asked */
 	rc = btf__dedup(btf, NULL);
