@@ -743,6 +743,17 @@ static void merge_hypot(struct dedup *d)
  */
 #define NOT_CHECKED UINT32_MAX
 
+/* libbpf's check of candidate C for struct ID (record T): 1 equivalent, 0
+ * not, or a negative errno; the hypothetical map as the walk left it. */
+static int cand_equiv(struct dedup *d, uint32_t id, const uint32_t *t, uint32_t c)
+{
+	/* a FWD of the same hash would make a loop FWD <-> STRUCT */
+	if (!shallow_equal_struct(t, rec(d, c)))
+		return 0;
+	hypot_clear(d);
+	return is_equiv(d, id, c);
+}
+
 static int several_equivalent(struct dedup *d, uint32_t id, const uint32_t *t, uint64_t h,
 			      uint32_t *only)
 {
@@ -757,12 +768,8 @@ static int several_equivalent(struct dedup *d, uint32_t id, const uint32_t *t, u
 	*only = 0;
 	for_each_cand(&d->ct, e, h) {
 		uint32_t c = d->ct.id[e];
-		int eq;
+		int eq = cand_equiv(d, id, t, c);
 
-		if (!shallow_equal_struct(t, rec(d, c)))
-			continue;
-		hypot_clear(d);
-		eq = is_equiv(d, id, c);
 		if (eq < 0)
 			return eq;
 		if (eq && !d->hypot_adjust_canon) {
@@ -804,11 +811,7 @@ static int dedup_struct(struct dedup *d, uint32_t id)
 		/* several_equivalent() checked them all: the one, if any */
 		if (only != NOT_CHECKED && c != only)
 			continue;
-		/* a FWD of the same hash would make a loop FWD <-> STRUCT */
-		if (!shallow_equal_struct(t, rec(d, c)))
-			continue;
-		hypot_clear(d);
-		eq = is_equiv(d, id, c);
+		eq = cand_equiv(d, id, t, c);
 		if (eq < 0)
 			return eq;
 		if (!eq)
