@@ -387,6 +387,7 @@ struct dedup {
 	 * and the caller starts over, all at once. */
 	bool incremental;
 	const char *ambiguous;
+	uint32_t chunk_from;	/* unit by unit: the first id of this call's types */
 };
 
 static inline uint32_t *rec(struct dedup *d, uint32_t id)
@@ -455,8 +456,7 @@ static uint32_t find_equal(struct dedup *d, const uint32_t *t, uint64_t h, equal
  * candidates (hash H) of enum T: a declaration takes the first enum of its
  * name, and an enum takes over the canonical declarations before its
  * equal. Unit by unit, that order is not libbpf's (see several_equivalent()).
- * The struct phase's answers do not depend on when a declaration is taken
- * over: a graph walk that meets a declaration compares names only.
+ * When a declaration is taken over matters too (dedup_prim()).
  */
 static bool enum_order_matters(struct dedup *d, const uint32_t *t, uint64_t h)
 {
@@ -503,6 +503,16 @@ static int dedup_prim(struct dedup *d, uint32_t id)
 				if (is_enum_fwd(t)) {	/* the declaration to the enum */
 					new_id = c;
 					break;
+				}
+				/* Unit by unit, an earlier unit's struct phase saw the
+				 * declaration as the enum that took it over before: all
+				 * at once it sees only the last one (a walk short-cuts
+				 * types that resolve alike). The first takeover is
+				 * harmless: nothing earlier resolves to a later enum. */
+				if (d->incremental && d->nd[c].map != c &&
+				    d->nd[c].map < d->chunk_from) {
+					d->ambiguous = "an enum declaration taken over again";
+					return 0;
 				}
 				d->nd[c].map = id;	/* a canonical declaration to this enum */
 			}
@@ -1370,6 +1380,7 @@ void btf_dedup_incr_add(struct btf_dedup_incr *di, const struct btf_dedup_types 
 		return;
 	}
 	di->st.nodes_s += lap(&t0);
+	d->chunk_from = di->done;
 	rc = prims_and_structs(d, di->done, n, &di->st, &t0);
 	if (rc || d->ambiguous) {
 		incr_abandon(di, rc == -ENOMEM ? "no memory" : rc ? "a malformed graph" : d->ambiguous);

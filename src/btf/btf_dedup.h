@@ -76,11 +76,13 @@ int btf_dedup(struct btf_dedup_types *t, struct d2b_error *err);
  * merged (while later units are still being encoded), and btf_dedup() with
  * T->incr set does the rest. The result is the same bytes, provided that
  *
- *   - no struct has two canonical candidates with equivalent graphs, and
- *     there is no enum declaration (vlen 0): which candidate libbpf takes
- *     then depends on its hash map's order, which its growth sets, and
- *     the growth would come at other points (the Debian vmlinux has
- *     neither);
+ *   - no struct has two canonical candidates with equivalent graphs, no
+ *     enum declaration (vlen 0) two candidates, no enum both an equal and
+ *     a declaration to take over: which candidate libbpf takes then
+ *     depends on its hash map's order, which its growth sets, and the
+ *     growth would come at other points (the Debian vmlinux has none);
+ *   - no enum declaration is taken over again by a later unit's enum:
+ *     all at once, every struct walk sees it as the last one;
  *   - there is no base (split BTF).
  *
  * When one does not hold, the state is dropped and btf_dedup() runs every

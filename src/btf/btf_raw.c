@@ -1511,6 +1511,7 @@ struct btf *btf_merge_finish(struct btf_merge *m, struct d2b_error *err)
 {
 	struct btf *btf = NULL;
 
+	follower_join(m);	/* (none without our dedup: flush() frees blocks) */
 	if (!flush(m, err)) {
 		btf = m->btf;
 		m->btf = NULL;
