@@ -740,17 +740,6 @@ static void merge_hypot(struct dedup *d)
 	}
 }
 
-/*
- * Whether struct ID (record T, hash H) has two canonical candidates whose
- * graphs are equivalent to its own: 1 or 0, or a negative errno. Then
- * which one libbpf takes depends on the order of the candidate table,
- * which the growth of its map sets, and so on how many primitives came
- * before: unit by unit, the first units' structs come before the later
- * units' primitives. With one equivalent candidate, or none, any order
- * gives the same answer (a failed check leaves nothing behind). Checks
- * only when two candidates look alike (on the Debian vmlinux: 723 of the
- * 14 k structs checked; none had two equivalent ones).
- */
 #define NOT_CHECKED UINT32_MAX
 
 /* libbpf's check of candidate C for struct ID (record T): 1 equivalent, 0
@@ -764,6 +753,19 @@ static int cand_equiv(struct dedup *d, uint32_t id, const uint32_t *t, uint32_t 
 	return is_equiv(d, id, c);
 }
 
+/*
+ * Whether struct ID (record T, hash H) has two canonical candidates whose
+ * graphs are equivalent to its own: 1 or 0, or a negative errno. Then
+ * which one libbpf takes depends on the order of the candidate table,
+ * which the growth of its map sets, and so on how many primitives came
+ * before: unit by unit, the first units' structs come before the later
+ * units' primitives. With one equivalent candidate, or none, any order
+ * gives the same answer (a failed check leaves nothing behind). Checks
+ * only when two candidates look alike (on the Debian vmlinux: 723 of the
+ * 14 k structs checked; none had two equivalent ones). *ONLY: the one
+ * equivalent candidate, 0 for none, NOT_CHECKED when fewer than two look
+ * alike (dedup_struct() checks that one again, for its hypothetical map).
+ */
 static int several_equivalent(struct dedup *d, uint32_t id, const uint32_t *t, uint64_t h,
 			      uint32_t *only)
 {
@@ -1306,8 +1308,7 @@ static void dedup_free(struct dedup *d)
 }
 
 struct btf_dedup_incr {
-	struct dedup d;
-	bool started;
+	struct dedup d;		/* d.incremental: started (and not given up) */
 	const char *abandoned;	/* why btf_dedup() does it all again, or NULL */
 	uint32_t done;		/* ids below: nodes, primitives and structs done */
 	struct btf_dedup_stats st;
@@ -1324,11 +1325,6 @@ void btf_dedup_incr_free(struct btf_dedup_incr *di)
 		return;
 	dedup_free(&di->d);
 	free(di);
-}
-
-const char *btf_dedup_incr_abandoned(const struct btf_dedup_incr *di)
-{
-	return di ? di->abandoned : NULL;
 }
 
 static void incr_abandon(struct btf_dedup_incr *di, const char *why)
@@ -1351,7 +1347,7 @@ void btf_dedup_incr_add(struct btf_dedup_incr *di, const struct btf_dedup_types 
 		incr_abandon(di, "split BTF");
 		return;
 	}
-	if (!di->started) {
+	if (!d->incremental) {
 		d->start = 1;
 		d->n = 1;
 		d->incremental = true;
@@ -1360,7 +1356,6 @@ void btf_dedup_incr_add(struct btf_dedup_incr *di, const struct btf_dedup_types 
 			return;
 		}
 		di->done = 1;
-		di->started = true;
 	}
 	if (t->nr_types >= MAX_ID - 1 || t->nr_types + 1 < di->done) {
 		incr_abandon(di, "too many types");
@@ -1405,7 +1400,7 @@ int btf_dedup(struct btf_dedup_types *t, struct d2b_error *err)
 		return d2b_error_set(err, "BTF dedup: %u types in %zu words of records",
 				     t->nr_types, t->len);
 
-	if (di && di->started && !di->abandoned && start == 1 && di->done <= start + t->nr_types &&
+	if (di && di->d.incremental && start == 1 && di->done <= start + t->nr_types &&
 	    (btf_dedup_incr_add(di, t), !di->abandoned)) {
 		/* the units' primitives and structs are done: from there */
 		d = di->d;

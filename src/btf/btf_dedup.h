@@ -93,8 +93,6 @@ int btf_dedup(struct btf_dedup_types *t, struct d2b_error *err);
  */
 struct btf_dedup_incr *btf_dedup_incr_new(void);
 void btf_dedup_incr_add(struct btf_dedup_incr *di, const struct btf_dedup_types *t);
-/* Why the phases will run all at once after all, or NULL. */
-const char *btf_dedup_incr_abandoned(const struct btf_dedup_incr *di);
 void btf_dedup_incr_free(struct btf_dedup_incr *di);
 
 #endif

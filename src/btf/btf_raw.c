@@ -593,7 +593,7 @@ static void follower_publish(struct btf_merge_follower *f, const struct btf_merg
 /* The follower done with all it was given, and gone. */
 static void follower_join(struct btf_merge *m)
 {
-	struct btf_merge_follower *f = m->follower;
+	struct btf_merge_follower *f = m->cur.follower;
 
 	if (!f)
 		return;
@@ -603,7 +603,6 @@ static void follower_join(struct btf_merge *m)
 	pthread_mutex_unlock(&f->lock);
 	pthread_join(f->thread, NULL);
 	m->cur.follower = NULL;
-	m->follower = NULL;
 	pthread_cond_destroy(&f->wake);
 	pthread_mutex_destroy(&f->lock);
 	pthread_mutex_destroy(&f->block_lock);
@@ -1104,8 +1103,8 @@ int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error
 	}
 	if (copy_kept(m, r, b, err))
 		return -1;
-	if (m->follower)
-		follower_publish(m->follower, b);
+	if (b->follower)
+		follower_publish(b->follower, b);
 	return 0;
 }
 
@@ -1137,7 +1136,6 @@ int btf_merge_dedup_early(struct btf_merge *m)
 		pthread_mutex_destroy(&f->block_lock);
 		goto fail;
 	}
-	m->follower = f;
 	m->cur.follower = f;
 	return 0;
 fail:

@@ -192,9 +192,8 @@ struct btf_merge {
 	size_t last_direct;	/* word of the last type added directly, or 0 */
 	/* NULL, or our dedup's first phases, run on each fragment's types
 	 * as they are added (btf_merge_dedup_early()): by the follower
-	 * thread, when there is one */
+	 * thread (cur.follower) */
 	struct btf_dedup_incr *dedup_incr;
-	struct btf_merge_follower *follower;
 };
 
 /* Start an empty merge (split on BASE when not NULL). Returns 0 or -1. */
