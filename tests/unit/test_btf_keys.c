@@ -465,12 +465,98 @@ static void test_placeholders(void)
 	btf_raw_deinit(&r3);
 }
 
+/*
+ * One logical graph, written in many local orders: every type gets the
+ * same key in each, and types that differ get different keys. The graph
+ * is one big component whose smallest own hash is most likely shared
+ * (N_PTRS pointers alike but for their target), so that the root is
+ * found by the later passes of pick_root() in some orders of hashing:
+ *
+ *   struct sI { ptr to s(I+1) a; ptr to s(2I) b; }    (I < N_STRUCTS, mod)
+ *   twin pair: struct t { int/long y; ptr to t' x; }, t' likewise (all
+ *   own hashes alike: only the neighbourhood outside tells them apart)
+ */
+#define N_STRUCTS 24
+enum { L_INT, L_LONG, L_T0, L_T1, L_PT0, L_PT1, L_S0 };
+#define N_LOGICAL (L_S0 + 2 * N_STRUCTS)	/* the structs, then their pointers */
+
+static void add_logical(struct btf_raw *r, int l, const uint32_t *id_of)
+{
+	static char names[N_STRUCTS][16];
+	int rc = 0;
+
+	if (l == L_INT)
+		rc = btf_raw_add_int(r, "int", 4, BTF_INT_SIGNED);
+	else if (l == L_LONG)
+		rc = btf_raw_add_int(r, "long", 8, BTF_INT_SIGNED);
+	else if (l == L_T0 || l == L_T1) {
+		rc = btf_raw_add_struct(r, "t", 16);
+		CHECK(btf_raw_add_field(r, "y", id_of[l == L_T0 ? L_INT : L_LONG], 0, 0) == 0, "y");
+		CHECK(btf_raw_add_field(r, "x", id_of[l == L_T0 ? L_PT1 : L_PT0], 64, 0) == 0, "x");
+	} else if (l == L_PT0 || l == L_PT1)
+		rc = btf_raw_add_ptr(r, id_of[l == L_PT0 ? L_T0 : L_T1]);
+	else if (l < L_S0 + N_STRUCTS) {
+		int i = l - L_S0;
+
+		snprintf(names[i], sizeof(names[i]), "s%d", i);
+		rc = btf_raw_add_struct(r, names[i], 16);
+		CHECK(btf_raw_add_field(r, "a", id_of[L_S0 + N_STRUCTS + (i + 1) % N_STRUCTS], 0, 0) == 0, "a");
+		CHECK(btf_raw_add_field(r, "b", id_of[L_S0 + N_STRUCTS + (2 * i) % N_STRUCTS], 64, 0) == 0, "b");
+	} else
+		rc = btf_raw_add_ptr(r, id_of[l - N_STRUCTS]);
+	CHECK(rc > 0, "logical type %d: %d", l, rc);
+}
+
+static void test_orders(void)
+{
+	struct btf_key first[N_LOGICAL];
+	uint32_t order[N_LOGICAL], id_of[N_LOGICAL];
+	unsigned seed = 12345;
+
+	for (int round = 0; round < 64; round++) {
+		struct btf_raw r;
+
+		for (int i = 0; i < N_LOGICAL; i++)
+			order[i] = (uint32_t)i;
+		for (int i = N_LOGICAL - 1; round && i > 0; i--) {
+			int j;
+
+			seed = seed * 1103515245u + 12345u;
+			j = (int)((seed >> 8) % (unsigned)(i + 1));
+			uint32_t x = order[i];
+			order[i] = order[j];
+			order[j] = x;
+		}
+		for (int i = 0; i < N_LOGICAL; i++)
+			id_of[order[i]] = (uint32_t)i + 1;
+		CHECK(btf_raw_init(&r) == 0, "init");
+		for (int i = 0; i < N_LOGICAL; i++)
+			add_logical(&r, (int)order[i], id_of);
+		CHECK(btf_keys_compute(&r, &r.keys) == 0, "compute");
+		for (int l = 0; l < N_LOGICAL; l++) {
+			const struct btf_key *k = &r.keys[id_of[l]];
+
+			CHECK(!key_none(k), "round %d: logical type %d has no key", round, l);
+			if (!round)
+				first[l] = *k;
+			else
+				CHECK(key_eq(k, &first[l]), "round %d: logical type %d keyed otherwise",
+				      round, l);
+		}
+		btf_raw_deinit(&r);
+	}
+	for (int a = 0; a < N_LOGICAL; a++)
+		for (int b = a + 1; b < N_LOGICAL; b++)
+			CHECK(!key_eq(&first[a], &first[b]), "logical types %d and %d share a key", a, b);
+}
+
 int main(void)
 {
 	test_keys();
 	test_fields();
 	test_more_fields();
 	test_unkeyed();
+	test_orders();
 	test_merge();
 	test_expect();
 	test_placeholders();
