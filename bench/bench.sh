@@ -7,7 +7,8 @@
 #   floor        dwarf2btf walk (decode every DIE, skip attributes; one core)
 #   load         decode every CU into the model, no output: ours -j1, -j2
 #   pahole       `pahole vmlinux > /dev/null`: ours -j1, -j2 vs pahole 1.24
-#   pahole-C     `pahole -C task_struct vmlinux`: ours vs pahole 1.24
+#   pahole-C     `pahole -C task_struct vmlinux`: ours vs pahole 1.24 (100
+#                runs a measurement: each takes a few ms)
 #   pfunct       `pfunct -F dwarf vmlinux`: ours -j1, -j2 (pfunct 1.24 takes
 #                ~10 minutes: not rerun; docs/performance.md has its time)
 #   pfunct-btf   `pfunct -F btf vmlinux` (its .BTF): ours vs pfunct 1.24
@@ -47,8 +48,26 @@ measure() {
 	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$tmp/t" >> "$tmp/$name"
 }
 
+# measure_rep NAME REPS CMD...: REPS runs in one loop under /usr/bin/time
+# (a run of a few ms is below its resolution), appends the wall and CPU
+# time of one run and the largest peak RSS
+measure_rep() {
+	local name=$1 reps=$2
+	shift 2
+	/usr/bin/time -f "%e %U %S %M" -o "$tmp/t" \
+		bash -c 'n=$1; shift; for ((k = 0; k < n; k++)); do "$@" > /dev/null || exit 1; done' \
+		rep "$reps" "$@" 2> "$tmp/err" ||
+		{ echo "bench: '$*' failed:" >&2; cat "$tmp/err" >&2; exit 1; }
+	awk -v n="$reps" '{ printf "%.6f %.6f %s\n", $1 / n, ($2 + $3) / n, $4 }' "$tmp/t" >> "$tmp/$name"
+}
+
 median() { # FILE COLUMN
 	sort -n -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'
+}
+
+# the printf format of seconds S: two decimals, or milliseconds' four
+fmt() {
+	awk -v s="$1" 'BEGIN { print (s < 0.1 ? "%.5f" : "%.2f") }'
 }
 
 rows=()
@@ -58,10 +77,10 @@ row() { # LABEL NAME [REF_NAME]
 	if [ -n "${3:-}" ]; then
 		local rw rr
 		rw=$(median "$tmp/$3" 1); rr=$(median "$tmp/$3" 3)
-		rows+=("$(printf '| %s | %.2f | %.2f | %d | %.3f | %.3f |' "$1" "$w" "$c" $((r / 1024)) \
+		rows+=("$(printf "| %s | $(fmt "$w") | $(fmt "$c") | %d | %.3f | %.3f |" "$1" "$w" "$c" $((r / 1024)) \
 			"$(echo "$w $rw" | awk '{ print $1 / $2 }')" "$(echo "$r $rr" | awk '{ print $1 / $2 }')")")
 	else
-		rows+=("$(printf '| %s | %.2f | %.2f | %d | | |' "$1" "$w" "$c" $((r / 1024)))")
+		rows+=("$(printf "| %s | $(fmt "$w") | $(fmt "$c") | %d | | |" "$1" "$w" "$c" $((r / 1024)))")
 	fi
 }
 
@@ -79,8 +98,8 @@ for ((i = 0; i < runs; i++)); do
 			measure ref_pahole2 "$ref_pahole" -F dwarf -j2 "$vmlinux"
 			measure pahole2 "$d2b" pahole -j2 "$vmlinux" ;;
 		pahole-C)
-			measure ref_pahole_c "$ref_pahole" -F dwarf -C task_struct "$vmlinux"
-			measure pahole_c "$d2b" pahole -C task_struct "$vmlinux" ;;
+			measure_rep ref_pahole_c 100 "$ref_pahole" -F dwarf -C task_struct "$vmlinux"
+			measure_rep pahole_c 100 "$d2b" pahole -C task_struct "$vmlinux" ;;
 		pfunct)
 			measure pfunct1 "$d2b" pfunct -F dwarf -j1 "$vmlinux"
 			measure pfunct2 "$d2b" pfunct -F dwarf -j2 "$vmlinux" ;;
