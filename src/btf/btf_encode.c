@@ -1590,6 +1590,7 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 		return NULL;
 	fe.ctx = &ctx;
 	fe.load.skip_line_files = true;
+	fe.load.skip_plain_blocks = true;
 	units = malloc((df->nr_units ? df->nr_units : 1) * sizeof(*units));
 	if (!units) {
 		d2b_error_oom(err);

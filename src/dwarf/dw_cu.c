@@ -194,6 +194,23 @@ const struct dw_abbrev *dw_cu_abbrev(const struct dw_cu *cu, uint64_t code)
 	return NULL;
 }
 
+uint8_t *dw_cu_abbrev_flags(const struct dw_cu *cu, bool (*pred)(unsigned tag), struct arena *a)
+{
+	const struct dw_abbrev_table *t = &cu->abbrevs;
+	uint8_t *flags = arena_alloc(a, t->nr_abbrevs ? t->nr_abbrevs : 1);
+
+	if (!flags)
+		return NULL;
+	memset(flags, 0, t->nr_abbrevs ? t->nr_abbrevs : 1);
+	for (size_t i = 0; i < t->nr_dense; i++)
+		if (t->dense[i] && t->dense[i]->index < t->nr_abbrevs)
+			flags[t->dense[i]->index] = pred(t->dense[i]->tag);
+	for (size_t i = 0; i < t->nr_sparse; i++)
+		if (t->sparse[i].index < t->nr_abbrevs)
+			flags[t->sparse[i].index] = pred(t->sparse[i].tag);
+	return flags;
+}
+
 /* Read the base attributes of the root DIE, which other forms depend on
  * (strx needs str_offsets_base, and it may come after DW_AT_name). */
 static int read_bases(struct dw_cu *cu, struct d2b_error *err)

@@ -184,6 +184,54 @@ int dw_cursor_skip_children(struct dw_cursor *c, struct d2b_error *err)
 	return 0;
 }
 
+int dw_cursor_skip_children_if(struct dw_cursor *c, const uint8_t *allowed, uint64_t *stop)
+{
+	const struct dw_cu *cu = c->cu;
+	const uint8_t *pos = c->pos, *at = pos, *end = c->end;
+	struct d2b_error ignored;
+	unsigned nest = 1;
+
+	*stop = 0;
+	if (!c->started || !c->last.abbrev->has_children || c->last_children_skipped ||
+	    !c->last_attrs_skipped)
+		return 0;
+	while (nest) {
+		const struct dw_abbrev *ab;
+		uint64_t code;
+
+		at = pos;
+		if (pos >= end)
+			goto stop;
+		if (!*pos) {
+			pos++;
+			nest--;
+			continue;
+		}
+		/* a one-byte code of the dense table, else the general way */
+		if (*pos < 0x80 && *pos <= cu->abbrevs.nr_dense && (ab = cu->abbrevs.dense[*pos - 1]))
+			pos++;
+		else if (!rd_uleb(&pos, end, &code) || !(ab = dw_cu_abbrev(cu, code)))
+			goto stop;
+		if (!allowed[ab->index])
+			goto stop;
+		if (ab->fixed_size >= 0) {
+			if ((uint64_t)(end - pos) < (uint64_t)ab->fixed_size)
+				goto stop;
+			pos += ab->fixed_size;
+		} else if (skip_attrs(cu, ab, &pos, end, &ignored)) {
+			goto stop;
+		}
+		if (ab->has_children && ++nest > DW_MAX_DEPTH)
+			goto stop;
+	}
+	c->pos = pos;
+	c->last_children_skipped = true;
+	return 1;
+stop:
+	*stop = (uint64_t)(at - cu->sec->data);
+	return 0;
+}
+
 static int decode_attrs(const struct dw_cu *cu, const struct dw_abbrev *ab,
 			const uint8_t **p, const uint8_t *end,
 			struct dw_attr *out, size_t max, uint64_t *sibling,

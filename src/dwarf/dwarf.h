@@ -205,6 +205,9 @@ int dw_cu_open(struct dw_cu *cu, const struct dw_file *df, size_t unit,
 	       struct arena *arena, struct d2b_error *err);
 
 const struct dw_abbrev *dw_cu_abbrev(const struct dw_cu *cu, uint64_t code);
+/* PRED of each abbreviation's tag, by dw_abbrev.index (nr_abbrevs bytes,
+ * in arena A), or NULL when out of memory. */
+uint8_t *dw_cu_abbrev_flags(const struct dw_cu *cu, bool (*pred)(unsigned tag), struct arena *a);
 
 /* A DIE: where it is and its abbreviation (NULL abbrev: never returned). */
 struct dw_die {
@@ -249,6 +252,16 @@ int dw_cursor_init_at(struct dw_cursor *c, const struct dw_cu *cu,
 int dw_cursor_next(struct dw_cursor *c, struct dw_die *die,
 		   struct d2b_error *err);
 int dw_cursor_skip_children(struct dw_cursor *c, struct d2b_error *err);
+/*
+ * dw_cursor_skip_children() after the DIE's attributes were consumed, if
+ * every DIE of the subtree has an abbreviation ALLOWED accepts (by
+ * dw_abbrev.index: dw_cu_abbrev_flags() makes the table): then 1. Else 0, the
+ * cursor as it was, and *STOP the section offset of the first DIE refused
+ * (or of what does not decode: the caller's own walk reports that). Reads
+ * abbreviation codes and skips attributes by form, no more: the cost of
+ * the floor walk, to spare a decoder subtrees it would only discard.
+ */
+int dw_cursor_skip_children_if(struct dw_cursor *c, const uint8_t *allowed, uint64_t *stop);
 /* Decode the attributes of the DIE just returned (as dw_die_attrs) and move
  * past them, so the walk does not parse them twice. Records DW_AT_sibling. */
 int dw_cursor_attrs(struct dw_cursor *c, struct dw_attr *out, size_t max,

@@ -21,6 +21,12 @@ struct load_options {
 	bool skip_functions;
 	bool skip_locations;	/* do not summarise parameter locations */
 	bool skip_line_files;	/* no line table, no decl_file/decl_line */
+	/* Lexical blocks, inlined instances and call sites whose subtrees
+	 * hold only parameters, variables, labels and more of those are
+	 * skipped unread (for the BTF encoder: it uses none of them, static
+	 * locals are no BTF variables); the functions' counts of blocks,
+	 * variables and inline expansions then leave them out. */
+	bool skip_plain_blocks;
 	/*
 	 * pahole -C: a partial model (cu_model.partial) holding only what
 	 * printing these names needs: the first definition in DIE order of

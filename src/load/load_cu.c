@@ -173,6 +173,8 @@ struct loader {
 	bool str_ok;
 	/* dw_form_fixed_size() of the unit's forms below 0x30, for build_plan */
 	int8_t form_size[0x30];
+	uint64_t plain_from;		/* skip_plain_block() scans from here on */
+	const uint8_t *plain_ok;	/* its abbreviations (by index), made at need */
 	int top;			/* the innermost open scope, -1 for none */
 	int64_t top_depth;		/* its depth, -1 for none */
 
@@ -1524,6 +1526,50 @@ static int handle_variable(struct loader *l, const struct dw_die *die,
 }
 
 /* The model's side of DIE, whose attributes walk() decoded into DI. */
+/* What the subtree of a block may hold for skip_plain_block() to skip it. */
+static bool plain_block_tag(unsigned tag)
+{
+	switch (tag) {
+	case DW_TAG_formal_parameter:
+	case DW_TAG_variable:
+	case DW_TAG_label:
+	case DW_TAG_lexical_block:
+	case DW_TAG_inlined_subroutine:
+	case DW_TAG_call_site:
+	case DW_TAG_call_site_parameter:
+	case DW_TAG_GNU_call_site:
+	case DW_TAG_GNU_call_site_parameter:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * load_options.skip_plain_blocks: the subtree of DIE (a lexical block, an
+ * inlined instance, a call site: the DIE just read) skipped unread when it
+ * holds nothing but parameters, variables, labels, blocks, inlined
+ * instances and call sites (1), else 0. A scan that meets anything else
+ * (a type defined in a block, a local declaration of a function) leaves
+ * the walk to decode the subtree, and no DIE before the one it met is
+ * scanned again: a scan never covers a DIE twice in vain.
+ */
+static int skip_plain_block(struct loader *l, const struct dw_die *die)
+{
+	uint64_t stop;
+
+	if (!l->opts->skip_plain_blocks || l->importing || !dw_die_has_children(die) ||
+	    !l->cur.started || l->cur.last.offset != die->offset || die->offset < l->plain_from)
+		return 0;
+	if (!l->plain_ok && !(l->plain_ok = dw_cu_abbrev_flags(&l->dcu, plain_block_tag,
+							       &l->cu->arena)))
+		return 0;	/* out of memory: decoded as without the option */
+	if (dw_cursor_skip_children_if(&l->cur, l->plain_ok, &stop))
+		return 1;
+	l->plain_from = stop;
+	return 0;
+}
+
 static int handle_die(struct loader *l, const struct dw_die *die, const struct die_info *di)
 {
 	struct scope *parent = parent_scope(l), *s;
@@ -1742,6 +1788,8 @@ composite:
 	case DW_TAG_inlined_subroutine:
 		if (parent && parent->func)
 			parent->func->nr_inline_expansions++;
+		if (skip_plain_block(l, die))
+			return 0;
 		if (dw_die_has_children(die)) {
 			s = push_scope(l, die, SCOPE_BLOCK);
 			if (!s->func && parent)
@@ -1752,12 +1800,20 @@ composite:
 	case DW_TAG_lexical_block:
 		if (parent && parent->func)
 			parent->func->nr_lexblocks++;
+		if (skip_plain_block(l, die))
+			return 0;
 		if (dw_die_has_children(die)) {
 			s = push_scope(l, die, SCOPE_BLOCK);
 			if (!s->func && parent)
 				s->func = parent->func;
 		}
 		return 0;
+
+	case DW_TAG_call_site:
+	case DW_TAG_GNU_call_site:
+		if (skip_plain_block(l, die))
+			return 0;
+		goto maybe_children;
 
 	case DW_TAG_variable:
 		if (parent && parent->kind == SCOPE_COMPOSITE) {
@@ -2339,6 +2395,8 @@ static void walk_setup(struct loader *l)
 static int walk(struct loader *l)
 {
 	memset(l->by_code, 0, sizeof(l->by_code));
+	l->plain_from = 0;
+	l->plain_ok = NULL;
 	l->top = -1;
 	l->top_depth = -1;
 	walk_setup(l);

@@ -19,6 +19,7 @@
 
 struct counts {
 	size_t dies, fast, wide_codes;
+	size_t skipped, kept;	/* by dw_cursor_skip_children_if() */
 };
 
 /* Skip DIE's attributes by form, as the loader's ops do. */
@@ -34,6 +35,54 @@ static int skip_attrs(const struct dw_cu *cu, const struct dw_die *die, const ui
 	return 0;
 }
 
+/* What dw_cursor_skip_children_if() lets by in check_skip_if(): any
+ * subtree without a member (function bodies, enums), none with one. */
+static bool not_member(unsigned tag)
+{
+	return tag != DW_TAG_member;
+}
+
+/*
+ * dw_cursor_skip_children_if() at B (DIE just read, attributes consumed)
+ * against a walk of the subtree: 1 and B past it exactly where
+ * dw_cursor_skip_children() goes when no DIE of it is a member; else 0, B
+ * as it was and STOP the first member's offset.
+ */
+static void check_skip_if(const char *what, const struct dw_cursor *b, const struct dw_die *die,
+			  const uint8_t *allowed, struct counts *n)
+{
+	struct d2b_error err = { 0 };
+	struct dw_cursor c = *b, walk = *b, skip = *b;
+	uint64_t stop = 1, first_member = 0;
+	struct dw_die child;
+	int r = dw_cursor_skip_children_if(&c, allowed, &stop);
+
+	for (;;) {
+		struct dw_cursor save = walk;
+		int rw = dw_cursor_next(&walk, &child, &err);
+
+		if (rw <= 0 || child.depth <= die->depth) {
+			walk = save;
+			break;
+		}
+		if (!first_member && dw_die_tag(&child) == DW_TAG_member)
+			first_member = child.offset;
+	}
+	CHECK(dw_cursor_skip_children(&skip, &err) == 0, "%s: %s", what, err.msg);
+	if (first_member) {
+		CHECK(r == 0 && stop == first_member && c.pos == b->pos && !c.last_children_skipped,
+		      "%s: DIE 0x%llx: skip_children_if %d stop 0x%llx, first member 0x%llx", what,
+		      (unsigned long long)die->offset, r, (unsigned long long)stop,
+		      (unsigned long long)first_member);
+		n->kept++;
+	} else {
+		CHECK(r == 1 && c.pos == skip.pos && c.last_children_skipped,
+		      "%s: DIE 0x%llx: skip_children_if %d, no member below", what,
+		      (unsigned long long)die->offset, r);
+		n->skipped++;
+	}
+}
+
 static void compare_unit(const char *what, const struct dw_file *df, size_t u, struct counts *n)
 {
 	struct d2b_error err = { 0 };
@@ -41,6 +90,7 @@ static void compare_unit(const char *what, const struct dw_file *df, size_t u, s
 	struct dw_cu cu;
 	struct dw_cursor a, b;
 	struct dw_die da, db;
+	const uint8_t *allowed;
 	size_t nr = 0;
 	int ra, rb;
 
@@ -50,6 +100,8 @@ static void compare_unit(const char *what, const struct dw_file *df, size_t u, s
 		arena_deinit(&arena);
 		return;
 	}
+	allowed = dw_cu_abbrev_flags(&cu, not_member, &arena);
+	CHECK(allowed, "%s: unit %zu: no memory", what, u);
 	dw_cursor_init(&a, &cu);
 	dw_cursor_init(&b, &cu);
 	for (;;) {
@@ -76,6 +128,8 @@ static void compare_unit(const char *what, const struct dw_file *df, size_t u, s
 			break;
 		}
 		dw_cursor_attrs_done(&b, after, 0);
+		if (db.abbrev->has_children && allowed)
+			check_skip_if(what, &b, &db, allowed, n);
 		/* skip every third subtree (not the root's), on both */
 		if (da.abbrev->has_children && nr % 3 == 1) {
 			CHECK(dw_cursor_skip_children(&a, &err) == 0, "%s: %s", what, err.msg);
@@ -139,6 +193,8 @@ int main(void)
 	rmdir(dir);
 	CHECK(built > 0, "no fixture could be compiled");
 	CHECK(n.dies > 100 && n.fast > n.dies / 2, "%zu DIEs, %zu by the inline path", n.dies, n.fast);
+	CHECK(n.skipped > 10 && n.kept > 10, "skip_children_if: %zu subtrees skipped, %zu kept",
+	      n.skipped, n.kept);
 	if (home) {
 		snprintf(ko, sizeof(ko), "%s/.cache/dwarf2btf/modules/nfs.ko", home);
 		if (access(ko, R_OK) == 0) {
