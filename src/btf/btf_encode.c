@@ -1287,6 +1287,8 @@ struct file_enc {
 	struct btf_encode_stats *stats;
 	struct btf_encode_seen seen;	/* for the workers: the merge so far */
 	struct key_check *check;	/* check_model_keys */
+	/* the consumed units' DWARF, read: its pages need not stay in our RSS */
+	struct dw_release release;
 };
 
 static long peak_rss_kb(void)
@@ -1319,8 +1321,6 @@ static int produce(void *arg, size_t item, void **result, struct d2b_error *err)
 	cu_model_destroy(cu);
 	if (!frag)
 		return -1;
-	/* this unit's DWARF is read: its pages need not stay in our RSS */
-	dw_file_release_unit(fe->df, &fe->df->units[unit]);
 	if (!frag->excluded && !fe->opts->no_prededup &&
 	    (btf_raw_index(&frag->raw) ||
 	     (fe->check && btf_keys_compute(&frag->raw, &frag->record_keys)))) {
@@ -1377,6 +1377,7 @@ static int consume(void *arg, size_t item, void *result, struct d2b_error *err)
 	double t0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
 	int rc = 0;
 
+	dw_release_unit(&fe->release, &fe->df->units[fe->units[item]]);
 	fe->stats->worker_s += frag->cpu_s;
 	fe->stats->cus++;
 	if (frag->excluded) {
@@ -1589,6 +1590,7 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	if (btf_encode_ctx_init(&ctx, ef, opts, err))
 		return NULL;
 	fe.ctx = &ctx;
+	dw_release_init(&fe.release, df);
 	fe.load.skip_line_files = true;
 	fe.load.skip_plain_blocks = true;
 	units = malloc((df->nr_units ? df->nr_units : 1) * sizeof(*units));

@@ -164,11 +164,35 @@ static int index_section(struct dw_file *df, int sec, struct d2b_error *err)
 	return 0;
 }
 
-void dw_file_release_unit(const struct dw_file *df, const struct dw_unit *u)
+void dw_release_init(struct dw_release *r, const struct dw_file *df)
 {
-	if (df->elf && u->section < DW_SEC_NR && df->sec[u->section].data)
-		elf_file_release_range(df->elf, df->sec[u->section].data + u->offset,
-				       u->end - u->offset);
+	r->df = df;
+	r->section = -1;
+	r->lo = r->hi = 0;
+}
+
+void dw_release_flush(struct dw_release *r)
+{
+	const struct dw_file *df = r->df;
+
+	if (r->section >= 0 && r->section < DW_SEC_NR && df->elf && df->sec[r->section].data &&
+	    r->hi > r->lo)
+		elf_file_release_range(df->elf, df->sec[r->section].data + r->lo, r->hi - r->lo);
+	r->section = -1;
+	r->lo = r->hi = 0;
+}
+
+void dw_release_unit(struct dw_release *r, const struct dw_unit *u)
+{
+	if (r->section != (int)u->section || u->offset != r->hi)
+		dw_release_flush(r);
+	if (r->section < 0) {
+		r->section = (int)u->section;
+		r->lo = u->offset;
+	}
+	r->hi = u->end;
+	if (r->hi - r->lo >= DW_RELEASE_BATCH)
+		dw_release_flush(r);
 }
 
 static int cmp_sig(const void *a, const void *b)

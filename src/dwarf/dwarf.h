@@ -142,9 +142,27 @@ int dw_file_index_units(struct dw_file *df, size_t want, struct d2b_error *err);
 
 void dw_file_deinit(struct dw_file *df);
 
-/* Unit U has been decoded: its mapped pages need not stay in the RSS
- * (elf_file_release_range: they are read again if touched). */
-void dw_file_release_unit(const struct dw_file *df, const struct dw_unit *u);
+/*
+ * Units decoded one after another (a pool's consumer, in unit order): their
+ * mapped pages need not stay in the RSS (elf_file_release_range: they are
+ * read again if touched), let go a few MiB at a time. Each release of a
+ * multi-threaded process's pages costs a system call and a TLB shootdown
+ * on every CPU it runs on, which per unit (2,172 in a vmlinux) is more than
+ * the few MiB of RSS a batch keeps. The pending range grows while units
+ * come in order, and is released when it reaches DW_RELEASE_BATCH or a
+ * unit does not follow it, and by dw_release_flush().
+ */
+#define DW_RELEASE_BATCH (4u << 20)
+
+struct dw_release {
+	const struct dw_file *df;
+	int section;		/* of the pending range; -1 when none */
+	uint64_t lo, hi;	/* the pending range, section offsets */
+};
+
+void dw_release_init(struct dw_release *r, const struct dw_file *df);
+void dw_release_unit(struct dw_release *r, const struct dw_unit *u);
+void dw_release_flush(struct dw_release *r);
 
 /* Unit containing section offset OFF of section SEC, or NULL. */
 const struct dw_unit *dw_file_unit_at(const struct dw_file *df, int sec,

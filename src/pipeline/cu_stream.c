@@ -19,6 +19,7 @@ struct cu_stream {
 	size_t first;
 	size_t nr_consumed;		/* items of this round delivered */
 	bool consumer_failed;		/* the error came from the consumer */
+	struct dw_release release;	/* of the units consumed */
 	cu_consumer_fn consume;
 	void *ctx;
 };
@@ -63,7 +64,7 @@ static int cu_stream_consume(void *ctx, size_t item, void *result,
 	}
 	/* the model's names may point into the unit (DW_FORM_string): its
 	 * pages go only once the consumer is done with it */
-	dw_file_release_unit(s->df, &s->df->units[cu_stream_unit(s, item)]);
+	dw_release_unit(&s->release, &s->df->units[cu_stream_unit(s, item)]);
 	s->nr_consumed++;
 	return 0;
 }
@@ -121,6 +122,7 @@ int cu_stream_run(struct dw_file *df, const struct cu_stream_options *opts,
 
 	if (stats)
 		*stats = (struct pool_stats){ 0 };
+	dw_release_init(&s.release, df);
 	for (;;) {
 		struct pool_stats st;
 		size_t nr;
@@ -175,6 +177,9 @@ int cu_stream_run(struct dw_file *df, const struct cu_stream_options *opts,
 		if (threads > 1)
 			batch *= 2;
 	}
+	/* (a consumer that stopped the stream leaves the rest to the close) */
+	if (!s.consumer_failed)
+		dw_release_flush(&s.release);
 	free(units);
 	return rc;
 }

@@ -305,12 +305,55 @@ out:
 	elf_file_close(ef);
 }
 
+/* dw_release: units in order pile up into one range, let go at
+ * DW_RELEASE_BATCH bytes, at a gap and at a change of section (no file
+ * here: only the bookkeeping is checked). */
+static void check_release_batches(void)
+{
+	const uint64_t mib = 1u << 20;
+	struct dw_file df = { 0 };
+	struct dw_release r;
+	struct dw_unit u = { .section = DW_SEC_INFO };
+
+	dw_release_init(&r, &df);
+	CHECK(r.section == -1, "nothing pending at first");
+	for (uint64_t i = 0; i < 3; i++) {
+		u.offset = i * mib;
+		u.end = (i + 1) * mib;
+		dw_release_unit(&r, &u);
+	}
+	CHECK(r.section == DW_SEC_INFO && r.lo == 0 && r.hi == 3 * mib,
+	      "three units in order pending together: %d [%llu, %llu)", r.section,
+	      (unsigned long long)r.lo, (unsigned long long)r.hi);
+	u.offset = 3 * mib;
+	u.end = DW_RELEASE_BATCH + mib / 2;
+	dw_release_unit(&r, &u);
+	CHECK(r.section == -1, "a batch of DW_RELEASE_BATCH bytes let go");
+	u.offset = 6 * mib;
+	u.end = 7 * mib;
+	dw_release_unit(&r, &u);
+	u.offset = 8 * mib;
+	u.end = 9 * mib;
+	dw_release_unit(&r, &u);
+	CHECK(r.section == DW_SEC_INFO && r.lo == 8 * mib && r.hi == 9 * mib,
+	      "a gap lets the range before it go");
+	u.section = DW_SEC_TYPES;
+	u.offset = 9 * mib;
+	u.end = 10 * mib;
+	dw_release_unit(&r, &u);
+	CHECK(r.section == DW_SEC_TYPES && r.lo == 9 * mib,
+	      "another section: the range before it goes");
+	dw_release_flush(&r);
+	CHECK(r.section == -1, "flushed");
+}
+
 int main(void)
 {
 	const char *src = getenv("D2B_SRC");
 	char dir[] = "/tmp/d2b-test-dwlazy-XXXXXX";
 	char cmd[4096], path[600];
 
+	check_release_batches();
 	check_index("/proc/self/exe", false);
 	check_stream("/proc/self/exe", false);
 	if (!mkdtemp(dir)) {
