@@ -188,7 +188,6 @@ int dw_cursor_skip_children_if(struct dw_cursor *c, const uint8_t *allowed, uint
 {
 	const struct dw_cu *cu = c->cu;
 	const uint8_t *pos = c->pos, *at = pos, *end = c->end;
-	struct d2b_error ignored;
 	unsigned nest = 1;
 
 	*stop = 0;
@@ -218,7 +217,7 @@ int dw_cursor_skip_children_if(struct dw_cursor *c, const uint8_t *allowed, uint
 			if ((uint64_t)(end - pos) < (uint64_t)ab->fixed_size)
 				goto stop;
 			pos += ab->fixed_size;
-		} else if (skip_attrs(cu, ab, &pos, end, &ignored)) {
+		} else if (skip_attrs(cu, ab, &pos, end, NULL)) {	/* no message: the decoder's */
 			goto stop;
 		}
 		if (ab->has_children && ++nest > DW_MAX_DEPTH)
