@@ -1525,7 +1525,6 @@ static int handle_variable(struct loader *l, const struct dw_die *die,
 	return 0;
 }
 
-/* The model's side of DIE, whose attributes walk() decoded into DI. */
 /* What the subtree of a block may hold for skip_plain_block() to skip it. */
 static bool plain_block_tag(unsigned tag)
 {
@@ -1570,6 +1569,7 @@ static int skip_plain_block(struct loader *l, const struct dw_die *die)
 	return 0;
 }
 
+/* The model's side of DIE, whose attributes walk() decoded into DI. */
 static int handle_die(struct loader *l, const struct dw_die *die, const struct die_info *di)
 {
 	struct scope *parent = parent_scope(l), *s;
