@@ -10,7 +10,8 @@
 # Each run encodes vmlinux with `pahole -J --btf_gen_floats -jN
 # --btf_encode_detached=OUT` and `dwarf2btf encode --btf_gen_floats --stats
 # -jN --btf_encode_detached=OUT`, alternated, under /usr/bin/time. Prints a
-# table of medians (wall, CPU = user + sys, peak RSS; ratios to pahole) and
+# table of medians (wall, CPU = user + sys, peak RSS; ratios to pahole, of
+# the medians and "paired": the median of each run's ratio) and
 # the medians of our --stats phases. Checks that our outputs are identical
 # across runs and -j (and to REF_D2B's, when given).
 set -euo pipefail
@@ -53,6 +54,14 @@ median() { # FILE COLUMN
 	sort -n -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'
 }
 
+# paired A B: the median over the runs of A's wall time over B's in the same
+# run (line by line: measured minutes apart, so the machine's drift over
+# the benchmark cancels out of each ratio)
+paired() {
+	paste -d' ' "$1" "$2" | awk '{ print $1 / $4 }' > "$tmp/paired"
+	median "$tmp/paired" 1
+}
+
 same() { # FILE FILE
 	cmp -s "$1" "$2" || { echo "bench: $1 and $2 differ" >&2; exit 1; }
 }
@@ -84,23 +93,25 @@ phase() {
 echo "# $(date -u +%Y-%m-%d) $(nproc) CPUs, $(free -g | awk '/Mem:/ { print $2 }') GiB," \
 	"load $(cut -d' ' -f1-3 /proc/loadavg); corpus $(cat "$corpus/package"); medians of $runs runs"
 echo
-echo "| command | wall s | CPU s | peak RSS MiB | wall / pahole | RSS / pahole |"
-echo "| --- | --- | --- | --- | --- | --- |"
+echo "| command | wall s | CPU s | peak RSS MiB | wall / pahole | paired | RSS / pahole |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
 for j in $jobs; do
 	pw=$(median "$tmp/pahole$j" 1); pr=$(median "$tmp/pahole$j" 3)
-	printf '| pahole 1.24 -J -j%s | %.2f | %.2f | %d | | |\n' "$j" "$pw" \
+	printf '| pahole 1.24 -J -j%s | %.2f | %.2f | %d | | | |\n' "$j" "$pw" \
 		"$(median "$tmp/pahole$j" 2)" $((pr / 1024))
 	for who in ref ours; do
 		[ -s "$tmp/$who$j" ] || continue
 		w=$(median "$tmp/$who$j" 1); r=$(median "$tmp/$who$j" 3)
-		printf '| %s -j%s | %.2f | %.2f | %d | %.3f | %.3f |\n' \
+		printf '| %s -j%s | %.2f | %.2f | %d | %.3f | %.3f | %.3f |\n' \
 			"$([ $who = ours ] && echo "dwarf2btf encode" || echo "REF_D2B encode")" "$j" \
 			"$w" "$(median "$tmp/$who$j" 2)" $((r / 1024)) \
-			"$(echo "$w $pw" | awk '{ print $1 / $2 }')" "$(echo "$r $pr" | awk '{ print $1 / $2 }')"
+			"$(echo "$w $pw" | awk '{ print $1 / $2 }')" \
+			"$(paired "$tmp/$who$j" "$tmp/pahole$j")" \
+			"$(echo "$r $pr" | awk '{ print $1 / $2 }')"
 	done
 done
 fc=$(median "$tmp/floor" 2)
-printf '| floor: dwarf2btf walk -j1 | %.2f | %.2f | %d | | |\n' "$(median "$tmp/floor" 1)" "$fc" \
+printf '| floor: dwarf2btf walk -j1 | %.2f | %.2f | %d | | | |\n' "$(median "$tmp/floor" 1)" "$fc" \
 	$(($(median "$tmp/floor" 3) / 1024))
 echo
 echo "| phase (--stats, seconds) | $(for j in $jobs; do for who in ref ours; do
@@ -139,5 +150,13 @@ done
 echo
 for j in $jobs; do
 	w=$(phase "$tmp/ours$j" 'match($0, /wall, [0-9.]+s worker CPU/) { s = substr($0, RSTART + 6, RLENGTH); sub(/s.*/, "", s); print s }')
-	printf 'decode + encode worker CPU / floor CPU at -j%s: %.2f\n' "$j" "$(echo "$w $fc" | awk '{ print $1 / $2 }')"
+	# and paired: each run's worker CPU over the floor measured just before it
+	for ((i = 0; i < runs; i++)); do
+		awk 'match($0, /wall, [0-9.]+s worker CPU/) { s = substr($0, RSTART + 6, RLENGTH); sub(/s.*/, "", s); print s }' \
+			"$tmp/ours$j.err.$i"
+	done > "$tmp/workers"
+	printf 'decode + encode worker CPU / floor CPU at -j%s: %.2f (paired: %.2f)\n' "$j" \
+		"$(echo "$w $fc" | awk '{ print $1 / $2 }')" \
+		"$(paste -d' ' "$tmp/workers" "$tmp/floor" | awk '{ print $1 / $3 }' > "$tmp/paired" &&
+		   median "$tmp/paired" 1)"
 done
