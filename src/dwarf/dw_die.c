@@ -140,10 +140,56 @@ int dw_cursor_next(struct dw_cursor *c, struct dw_die *die, struct d2b_error *er
 	}
 }
 
+/*
+ * Past the children at *P (a subtree's, one level down, to their closing
+ * null entry): 0 with *P after them; -1 when they do not decode (ERR set
+ * when not NULL); 1 when ALLOWED (by abbreviation index; NULL: all) refuses
+ * one. *AT: where the entry that failed or was refused starts.
+ */
+static int skip_subtree(const struct dw_cu *cu, const uint8_t **p, const uint8_t *end,
+			const uint8_t *allowed, const uint8_t **at, struct d2b_error *err)
+{
+	const uint8_t *pos = *p;
+	unsigned nest = 1;
+
+	while (nest) {
+		const struct dw_abbrev *ab;
+		uint64_t code;
+
+		*at = pos;
+		if (pos >= end)
+			return dw_error(cu, *at, err, "DIE children run past the end of the unit");
+		/* a one-byte code of the dense table, else the general way */
+		if (*pos && *pos < 0x80 && *pos <= cu->abbrevs.nr_dense &&
+		    (ab = cu->abbrevs.dense[*pos - 1])) {
+			pos++;
+		} else {
+			if (!rd_uleb(&pos, end, &code))
+				return dw_error(cu, *at, err, "truncated abbreviation code");
+			if (!code) {
+				nest--;
+				continue;
+			}
+			ab = dw_cu_abbrev(cu, code);
+			if (!ab)
+				return dw_error(cu, *at, err, "abbreviation code %llu does not exist",
+						(unsigned long long)code);
+		}
+		if (allowed && !allowed[ab->index])
+			return 1;
+		if (skip_attrs(cu, ab, &pos, end, err))
+			return -1;
+		if (ab->has_children && ++nest > DW_MAX_DEPTH)
+			return dw_error(cu, *at, err, "DIEs nested more than %d deep", DW_MAX_DEPTH);
+	}
+	*p = pos;
+	return 0;
+}
+
 int dw_cursor_skip_children(struct dw_cursor *c, struct d2b_error *err)
 {
 	const struct dw_cu *cu = c->cu;
-	unsigned nest;
+	const uint8_t *at;
 
 	if (!c->started || !c->last.abbrev->has_children || c->last_children_skipped)
 		return 0;
@@ -158,77 +204,25 @@ int dw_cursor_skip_children(struct dw_cursor *c, struct d2b_error *err)
 		c->pos = cu->sec->data + c->last_sibling;
 		return 0;
 	}
-	nest = 1;
-	while (nest) {
-		const uint8_t *at = c->pos;
-		uint64_t code;
-		const struct dw_abbrev *ab;
-
-		if (c->pos >= c->end)
-			return dw_error(cu, at, err, "DIE children run past the end of the unit");
-		if (!rd_uleb(&c->pos, c->end, &code))
-			return dw_error(cu, at, err, "truncated abbreviation code");
-		if (!code) {
-			nest--;
-			continue;
-		}
-		ab = dw_cu_abbrev(cu, code);
-		if (!ab)
-			return dw_error(cu, at, err, "abbreviation code %llu does not exist",
-					(unsigned long long)code);
-		if (skip_attrs(cu, ab, &c->pos, c->end, err))
-			return -1;
-		if (ab->has_children && ++nest > DW_MAX_DEPTH)
-			return dw_error(cu, at, err, "DIEs nested more than %d deep", DW_MAX_DEPTH);
-	}
-	return 0;
+	return skip_subtree(cu, &c->pos, c->end, NULL, &at, err) ? -1 : 0;
 }
 
 int dw_cursor_skip_children_if(struct dw_cursor *c, const uint8_t *allowed, uint64_t *stop)
 {
-	const struct dw_cu *cu = c->cu;
-	const uint8_t *pos = c->pos, *at = pos, *end = c->end;
-	unsigned nest = 1;
+	const uint8_t *pos = c->pos, *at = pos;
 
 	*stop = 0;
 	if (!c->started || !c->last.abbrev->has_children || c->last_children_skipped ||
 	    !c->last_attrs_skipped)
 		return 0;
-	while (nest) {
-		const struct dw_abbrev *ab;
-		uint64_t code;
-
-		at = pos;
-		if (pos >= end)
-			goto stop;
-		if (!*pos) {
-			pos++;
-			nest--;
-			continue;
-		}
-		/* a one-byte code of the dense table, else the general way */
-		if (*pos < 0x80 && *pos <= cu->abbrevs.nr_dense && (ab = cu->abbrevs.dense[*pos - 1]))
-			pos++;
-		else if (!rd_uleb(&pos, end, &code) || !(ab = dw_cu_abbrev(cu, code)))
-			goto stop;
-		if (!allowed[ab->index])
-			goto stop;
-		if (ab->fixed_size >= 0) {
-			if ((uint64_t)(end - pos) < (uint64_t)ab->fixed_size)
-				goto stop;
-			pos += ab->fixed_size;
-		} else if (skip_attrs(cu, ab, &pos, end, NULL)) {	/* no message: the decoder's */
-			goto stop;
-		}
-		if (ab->has_children && ++nest > DW_MAX_DEPTH)
-			goto stop;
+	/* no message: the decoder's walk reports what does not decode */
+	if (skip_subtree(c->cu, &pos, c->end, allowed, &at, NULL)) {
+		*stop = (uint64_t)(at - c->cu->sec->data);
+		return 0;
 	}
 	c->pos = pos;
 	c->last_children_skipped = true;
 	return 1;
-stop:
-	*stop = (uint64_t)(at - cu->sec->data);
-	return 0;
 }
 
 static int decode_attrs(const struct dw_cu *cu, const struct dw_abbrev *ab,
