@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-deps="cmake make gcc g++ clang llvm pkg-config libelf-dev libbpf-dev zlib1g-dev libzstd-dev
+deps="cmake make gcc g++ libc6-dev clang llvm pkg-config libelf-dev libbpf-dev zlib1g-dev libzstd-dev
       libdw-dev elfutils dwarves bpftool binutils time python3 libclang-rt-14-dev"
 missing=
 for p in $deps; do
