@@ -48,17 +48,32 @@ measure() {
 	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$tmp/t" >> "$tmp/$name"
 }
 
-# measure_rep NAME REPS CMD...: REPS runs in one loop under /usr/bin/time
-# (a run of a few ms is below its resolution), appends the wall and CPU
-# time of one run and the largest peak RSS
+# measure_rep NAME REPS CMD...: REPS runs, each started by posix_spawn (a
+# vfork: a run of a few ms is below /usr/bin/time's resolution, and a shell
+# loop's fork of itself, ~1 ms a run on this VM, would be timed with each),
+# appends the mean wall and CPU time of one run and the peak RSS of one
+# more run under /usr/bin/time (a vfork child's peak RSS counts its parent's
+# pages before the exec)
 measure_rep() {
-	local name=$1 reps=$2
+	local name=$1 reps=$2 t
 	shift 2
-	/usr/bin/time -f "%e %U %S %M" -o "$tmp/t" \
-		bash -c 'n=$1; shift; for ((k = 0; k < n; k++)); do "$@" > /dev/null || exit 1; done' \
-		rep "$reps" "$@" 2> "$tmp/err" ||
+	t=$(python3 - "$reps" "$@" 2> "$tmp/err" <<-'PY'
+		import os, sys, time
+		reps, argv = int(sys.argv[1]), sys.argv[2:]
+		null = os.open(os.devnull, os.O_WRONLY)
+		fa = [(os.POSIX_SPAWN_DUP2, null, 1)]
+		cpu, t0 = 0.0, time.perf_counter()
+		for _ in range(reps):
+		    pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=fa)
+		    _, status, ru = os.wait4(pid, 0)
+		    if os.waitstatus_to_exitcode(status):
+		        sys.exit("exit status %d" % os.waitstatus_to_exitcode(status))
+		    cpu += ru.ru_utime + ru.ru_stime
+		print("%.6f %.6f" % ((time.perf_counter() - t0) / reps, cpu / reps))
+	PY
+	) && /usr/bin/time -f "%M" -o "$tmp/t" "$@" > /dev/null 2>> "$tmp/err" ||
 		{ echo "bench: '$*' failed:" >&2; cat "$tmp/err" >&2; exit 1; }
-	awk -v n="$reps" '{ printf "%.6f %.6f %s\n", $1 / n, ($2 + $3) / n, $4 }' "$tmp/t" >> "$tmp/$name"
+	echo "$t $(cat "$tmp/t")" >> "$tmp/$name"
 }
 
 median() { # FILE COLUMN
