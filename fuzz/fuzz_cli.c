@@ -59,6 +59,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 	if (!freopen("/dev/null", "r", stdin) || !freopen("/dev/null", "w", stdout))
 		abort();
+	/* the encoder would run the program again (cli_reexec_on_huge_pages):
+	 * here, the harness */
+	if (setenv("D2B_NO_HUGEPAGE", "1", 1))
+		abort();
 	f = fopen(in, "rb");
 	if (!f || fseek(f, 0, SEEK_END) || (long)(fixed_size = (size_t)ftell(f)) < 0)
 		abort();

@@ -15,7 +15,10 @@
 #include "pipeline/cu_stream.h"
 
 /* Front ends: each returns the process exit status. argv[0] is the name the
- * command was called by ("pahole", "pfunct", "dump-dies"...). */
+ * command was called by ("pahole", "pfunct", "dump-dies"...). The encoder
+ * (encode_main, pahole_main's -J) first runs the program again on huge
+ * pages (cli_reexec_on_huge_pages) unless D2B_NO_HUGEPAGE is set: a caller
+ * that runs front ends in its own process (fuzz/fuzz_cli.c) sets it. */
 int pahole_main(int argc, char **argv);
 int pfunct_main(int argc, char **argv);
 int dump_dies_main(int argc, char **argv);
@@ -39,6 +42,24 @@ void cli_dwarf_close(struct cli_dwarf_input *in);
 /* Parse the value of -j / --jobs: NULL or "" means every CPU. Returns the
  * thread count, or 0 on a malformed value. */
 unsigned cli_parse_jobs(const char *arg);
+
+/*
+ * For a command that builds hundreds of MiB (the BTF encoder): run it again
+ * with glibc's malloc on transparent huge pages, which glibc only takes
+ * from the environment at exec (GLIBC_TUNABLES=glibc.malloc.hugetlb=1).
+ * ARGV is the command's own (argv[0] its name, NULL-terminated): the
+ * program (the file /proc/self/exe names) is executed with it, and
+ * dispatches on that name. Returns only when it did not: the tunable is
+ * set already (by us or by the user, any value), D2B_NO_HUGEPAGE is set,
+ * the kernel has no transparent huge pages, the file is no longer the
+ * running program (replaced, or run under valgrind), or the exec failed
+ * (the environment is then as it was).
+ */
+void cli_reexec_on_huge_pages(char **argv);
+
+/* What glibc's malloc was told at start, for --stats: "on huge pages
+ * (glibc.malloc.hugetlb=1)", or "on 4 KiB pages". */
+const char *cli_malloc_pages(void);
 
 /* Print "PROG: MSG" on stderr and return 1 (the exit status). */
 int cli_fail(const char *prog, const struct d2b_error *err);

@@ -194,6 +194,7 @@ int encode_main(int argc, char **argv)
 		usage(stderr);
 		return rc;
 	}
+	cli_reexec_on_huge_pages(argv);
 	a.opts.log = print_line;
 	a.opts.log_ctx = stdout;
 	if (a.base) {
@@ -236,6 +237,7 @@ int encode_main(int argc, char **argv)
 			st.funcs_skipped, st.datasec_s, st.vars, st.dedup_s, st.own_dedup ? "ours" : "libbpf", st.types_before_dedup,
 			st.types, write_s, raw_size, st.rss_parallel_kb, st.rss_merged_kb,
 			st.rss_dedup_kb);
+		fprintf(stderr, "stats: malloc %s\n", cli_malloc_pages());
 		if (a.opts.check_model_keys)
 			fprintf(stderr, "stats: check_model_keys: %zu repeats by the records' keys\n",
 				st.check_record_repeats);

@@ -114,7 +114,8 @@ static int dispatch(int argc, char **argv)
 
 	self = self ? self + 1 : argv[0];
 	cmd = find_command(self);
-	if (cmd && (!strcmp(self, "pahole") || !strcmp(self, "pfunct")))
+	/* "encode": how the encoder runs itself again (cli_reexec_on_huge_pages) */
+	if (cmd && (!strcmp(self, "pahole") || !strcmp(self, "pfunct") || !strcmp(self, "encode")))
 		return cmd->main(argc, argv);
 
 	if (argc < 2)
@@ -160,7 +161,8 @@ int main(int argc, char **argv)
 	 * merged types, tables) stay mapped, so the peak does not grow. */
 	mallopt(M_MMAP_THRESHOLD, 4 << 20);
 	mallopt(M_TRIM_THRESHOLD, 32 << 20);
-	if (reads_files(argc, argv))
+	/* (not when glibc puts its heap there itself: cli_reexec_on_huge_pages) */
+	if (reads_files(argc, argv) && !strstr(cli_malloc_pages(), "huge"))
 		filler = heap_on_huge_pages();
 	rc = dispatch(argc, argv);
 	free(filler);

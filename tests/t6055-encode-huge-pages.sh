@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The encoder runs itself again with glibc's malloc on transparent huge pages
+# (cli_reexec_on_huge_pages): --stats says which pages malloc had; a user's
+# own GLIBC_TUNABLES are kept (and a hugetlb setting of theirs wins),
+# D2B_NO_HUGEPAGE=1 turns it off; the output bytes and the error messages are
+# the same either way, for `dwarf2btf encode` and `pahole -J`.
+. "$D2B_SRC/tests/lib.sh"
+tmp=$(d2b_tmpdir)
+fx=$(d2b_fixtures 'btf_funcs') || d2b_fail "fixtures"
+f=$(echo "$fx" | grep 'gcc.O2.dwarf5$')
+[ -n "$f" ] || d2b_fail "no btf_funcs.gcc.O2.dwarf5"
+
+thp=no
+if [ -r /sys/kernel/mm/transparent_hugepage/enabled ] &&
+	! grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled; then
+	thp=yes
+fi
+huge="stats: malloc on huge pages (glibc.malloc.hugetlb=1)"
+small="stats: malloc on 4 KiB pages"
+[ $thp = yes ] && want=$huge || want=$small
+
+# run NAME EXPECTED-STATS-LINE [ENV...] -- CMD...: the stats line, and the
+# output kept as $tmp/NAME.btf
+run() {
+	local name=$1 expect=$2 got
+	shift 2
+	local envs=()
+	while [ "$1" != -- ]; do envs+=("$1"); shift; done
+	shift
+	env -u GLIBC_TUNABLES -u D2B_NO_HUGEPAGE "${envs[@]}" "$@" --stats \
+		--btf_encode_detached="$tmp/$name.btf" "$f" 2>"$tmp/$name.err" ||
+		d2b_fail "$name: $(cat "$tmp/$name.err")"
+	got=$(grep '^stats: malloc' "$tmp/$name.err")
+	[ "$got" = "$expect" ] || d2b_fail "$name: '$got', expected '$expect'"
+}
+
+run default "$want" -- "$D2B" encode
+run pahole "$want" -- "$D2B" pahole -J
+run off "$small" D2B_NO_HUGEPAGE=1 -- "$D2B" encode
+run user_off "$small" GLIBC_TUNABLES=glibc.malloc.hugetlb=0 -- "$D2B" encode
+run user_other "$want" GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4194304 -- "$D2B" encode
+for n in pahole off user_off user_other; do
+	cmp -s "$tmp/default.btf" "$tmp/$n.btf" || d2b_fail "$n: output differs from the default run's"
+done
+
+# the user's other tunables reach the run again, after ours is added (where
+# strace is installed: it is not one of test.sh's packages)
+if [ $thp = yes ] && command -v strace >/dev/null; then
+	env GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4194304 strace -f -e trace=execve -o "$tmp/trace" -v -s 4096 \
+		"$D2B" encode --btf_encode_detached="$tmp/t.btf" "$f" 2>/dev/null && [ -s "$tmp/trace" ] &&
+		{ grep -q 'GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4194304:glibc.malloc.hugetlb=1' "$tmp/trace" ||
+			d2b_fail "the run again did not get both tunables: $(grep execve "$tmp/trace")"; }
+fi
+
+# errors: the same one line, the same status, with or without the second run
+for cmd in "encode" "pahole -J"; do
+	# shellcheck disable=SC2086
+	env -u GLIBC_TUNABLES "$D2B" $cmd --btf_encode_detached="$tmp/e1.btf" "$tmp/missing" 2>"$tmp/e1" && d2b_fail "$cmd: missing input accepted"
+	rc1=$?
+	# shellcheck disable=SC2086
+	env -u GLIBC_TUNABLES D2B_NO_HUGEPAGE=1 "$D2B" $cmd --btf_encode_detached="$tmp/e2.btf" "$tmp/missing" 2>"$tmp/e2" && d2b_fail "$cmd: missing input accepted"
+	rc2=$?
+	[ $rc1 = $rc2 ] || d2b_fail "$cmd: exit status $rc1 against $rc2"
+	[ "$(wc -l < "$tmp/e1")" = 1 ] || d2b_fail "$cmd: not one line: $(cat "$tmp/e1")"
+	cmp -s "$tmp/e1" "$tmp/e2" || d2b_fail "$cmd: messages differ: $(cat "$tmp/e1") / $(cat "$tmp/e2")"
+	[ -e "$tmp/e1.btf" ] && d2b_fail "$cmd: output written after an error"
+done
+echo "THP: $thp"
