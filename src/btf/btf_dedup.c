@@ -22,6 +22,7 @@
 #include <linux/btf.h>
 
 #include "btf/btf_wire.h"
+#include "util/bigbuf.h"
 
 #define MAX_ID 0x7fffffffu	/* libbpf's BTF_MAX_NR_TYPES */
 #define UNPROCESSED 0xffffffffu
@@ -208,19 +209,22 @@ struct cand_table {
 	bool reversed;
 };
 
+/* The slots and the entries' arrays are bigbuf.h buffers (the vmlinux's
+ * tables are tens of MiB, probed at random). */
 static int ct_alloc_slots(struct cand_table *ct, size_t n)
 {
-	ct->slot = calloc(n, sizeof(*ct->slot));
+	ct->slot = bigbuf_zalloc(n * sizeof(*ct->slot));
 	ct->mask = n - 1;
 	return ct->slot ? 0 : -1;
 }
 
 static void ct_free(struct cand_table *ct)
 {
-	free(ct->slot);
-	free(ct->id);
-	free(ct->next);
-	free(ct->prev);
+	if (ct->slot)
+		bigbuf_free(ct->slot, (ct->mask + 1) * sizeof(*ct->slot));
+	bigbuf_free(ct->id, (size_t)ct->cap * sizeof(*ct->id));
+	bigbuf_free(ct->next, (size_t)ct->cap * sizeof(*ct->next));
+	bigbuf_free(ct->prev, (size_t)ct->cap * sizeof(*ct->prev));
 	memset(ct, 0, sizeof(*ct));
 }
 
@@ -246,25 +250,34 @@ static int ct_grow_slots(struct cand_table *ct)
 	for (size_t i = 0; i <= old.mask; i++)
 		if (old.slot[i].head)
 			ct->slot[ct_slot(ct, old.slot[i].hash)] = old.slot[i];
-	free(old.slot);
+	bigbuf_free(old.slot, (old.mask + 1) * sizeof(*old.slot));
 	return 0;
 }
 
 static int ct_grow_entries(struct cand_table *ct)
 {
 	uint32_t cap = ct->cap ? ct->cap * 2 : 4096;
-	uint32_t *id = realloc(ct->id, (size_t)cap * sizeof(*id));
+	size_t from = (size_t)ct->cap * sizeof(uint32_t), to = (size_t)cap * sizeof(uint32_t);
+	/* all three at the new size, or none: their sizes are ct->cap */
+	uint32_t *id = bigbuf_resize(NULL, 0, to);
+	uint32_t *next = id ? bigbuf_resize(NULL, 0, to) : NULL;
+	uint32_t *prev = next ? bigbuf_resize(NULL, 0, to) : NULL;
 
-	if (id)
-		ct->id = id;
-	uint32_t *next = id ? realloc(ct->next, (size_t)cap * sizeof(*next)) : NULL;
-
-	if (next)
-		ct->next = next;
-	uint32_t *prev = next ? realloc(ct->prev, (size_t)cap * sizeof(*prev)) : NULL;
-
-	if (!prev)
+	if (!prev) {
+		bigbuf_free(id, to);
+		bigbuf_free(next, to);
 		return -1;
+	}
+	if (ct->cap) {
+		memcpy(id, ct->id, from);
+		memcpy(next, ct->next, from);
+		memcpy(prev, ct->prev, from);
+	}
+	bigbuf_free(ct->id, from);
+	bigbuf_free(ct->next, from);
+	bigbuf_free(ct->prev, from);
+	ct->id = id;
+	ct->next = next;
 	ct->prev = prev;
 	ct->cap = cap;
 	return 0;
@@ -381,7 +394,7 @@ struct dedup {
 	size_t cap_rstack;
 	uint64_t graph_checks, graph_steps;
 	size_t prev_end;	/* the word after the last record with a node */
-	size_t cap_nd;		/* nodes (and hypot_list entries) allocated */
+	size_t cap_nd, cap_hl;	/* nodes, hypot_list entries allocated */
 	/* Run unit by unit (btf_dedup_incr_add): then whatever could make the
 	 * result differ from libbpf's all-at-once order sets AMBIGUOUS (why),
 	 * and the caller starts over, all at once. */
@@ -1124,7 +1137,7 @@ static uint32_t max_ref(const uint32_t *t)
  * N at once, or doubling when they come unit by unit. */
 static int nodes_room(struct dedup *d, uint32_t n)
 {
-	size_t cap = d->cap_nd;
+	size_t cap = d->cap_nd < d->cap_hl ? d->cap_nd : d->cap_hl;
 	struct node *nd;
 	uint32_t *hl;
 
@@ -1134,15 +1147,22 @@ static int nodes_room(struct dedup *d, uint32_t n)
 		cap = n;
 	while (cap < n)
 		cap = cap ? 2 * cap : (size_t)1 << 16;
-	nd = realloc(d->nd, cap * sizeof(*nd));
-	if (!nd)
-		return -1;
-	d->nd = nd;
-	hl = realloc(d->hypot_list, cap * sizeof(*hl));
-	if (!hl)
-		return -1;
-	d->hypot_list = hl;
-	d->cap_nd = cap;
+	/* bigbuf.h buffers, each with its own capacity (one may grow and not
+	 * the other: out of memory, then the dedup fails) */
+	if (d->cap_nd < cap) {
+		nd = bigbuf_resize(d->nd, d->cap_nd * sizeof(*nd), cap * sizeof(*nd));
+		if (!nd)
+			return -1;
+		d->nd = nd;
+		d->cap_nd = cap;
+	}
+	if (d->cap_hl < cap) {
+		hl = bigbuf_resize(d->hypot_list, d->cap_hl * sizeof(*hl), cap * sizeof(*hl));
+		if (!hl)
+			return -1;
+		d->hypot_list = hl;
+		d->cap_hl = cap;
+	}
 	return 0;
 }
 
@@ -1299,9 +1319,9 @@ static int prims_and_structs(struct dedup *d, uint32_t from, uint32_t to,
 static void dedup_free(struct dedup *d)
 {
 	ct_free(&d->ct);
-	free(d->nd);
+	bigbuf_free(d->nd, d->cap_nd * sizeof(*d->nd));
 	free(d->base_rec);
-	free(d->hypot_list);
+	bigbuf_free(d->hypot_list, d->cap_hl * sizeof(*d->hypot_list));
 	free(d->estack);
 	free(d->rstack);
 	memset(d, 0, sizeof(*d));

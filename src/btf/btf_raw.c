@@ -8,7 +8,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -16,6 +15,7 @@
 #include "btf/btf_dedup.h"
 #include "btf/btf_load.h"
 #include "btf/btf_wire.h"
+#include "util/bigbuf.h"
 
 #define MAX_TYPE_ID 0x7fffffff	/* libbpf's BTF_MAX_NR_TYPES */
 #define HDR_WORDS (sizeof(struct btf_header) / 4)
@@ -542,7 +542,7 @@ static int block_room(struct btf_merge_block *b, size_t n)
 		cap *= 2;
 	if (b->follower)
 		pthread_mutex_lock(&b->follower->block_lock);
-	w = realloc(b->words, cap * sizeof(*w));
+	w = bigbuf_resize(b->words, b->cap * sizeof(*w), cap * sizeof(*w));
 	if (w) {
 		b->words = w;
 		b->cap = cap;
@@ -611,7 +611,7 @@ static void follower_join(struct btf_merge *m)
 
 static void block_free(struct btf_merge_block *b)
 {
-	free(b->words);
+	bigbuf_free(b->words, b->cap * sizeof(*b->words));
 	b->words = NULL;
 	b->len = b->cap = 0;
 }
@@ -700,7 +700,7 @@ void btf_merge_deinit(struct btf_merge *m)
 		kslots_free(v->slots, v->mask + 1);
 		free(v);
 	}
-	free(m->tidx);
+	bigbuf_free(m->tidx, m->cap_tidx * sizeof(*m->tidx));
 	btf_dedup_incr_free(m->dedup_incr);
 	btf_strtab_deinit(&m->strs);
 	memset(m, 0, sizeof(*m));
@@ -752,7 +752,6 @@ static long intern(struct btf_merge *m, const char *s, const struct btf_strtab_e
 static int flush(struct btf_merge *m, struct d2b_error *err);
 
 #define MAP_UNSET UINT32_MAX	/* in m->map: not interned yet */
-#define HUGE_MIN (2u << 20)	/* tables from this size ask for huge pages */
 #define KSLOTS_MIN ((size_t)1 << 16)	/* the key table's first size */
 #define KSLOTS_MAX ((size_t)1 << 24)	/* btf_merge_expect_types() sizes up to */
 #define KEY_PREFETCH 8		/* how far ahead the key probes are hinted */
@@ -776,32 +775,16 @@ long btf_merge_str(struct btf_merge *m, const struct btf_raw *r, uint32_t ref,
 /* ---- the pre-dedup key table ---- */
 
 /* The key table is probed at random (32 MB for the Debian vmlinux): on 4
- * KiB pages most probes also miss the TLB, so a big table asks for huge
- * pages. Zeroed, as calloc. */
+ * KiB pages most probes also miss the TLB, so a big table is on huge pages
+ * (bigbuf.h). Zeroed, as calloc. */
 static struct btf_merge_key_slot *kslots_alloc(size_t n)
 {
-	size_t bytes = n * sizeof(struct btf_merge_key_slot);
-	void *p;
-
-	if (bytes < HUGE_MIN)
-		return calloc(n, sizeof(struct btf_merge_key_slot));
-	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	madvise(p, bytes, MADV_HUGEPAGE);	/* a hint: fine if refused */
-	return p;
+	return bigbuf_zalloc(n * sizeof(struct btf_merge_key_slot));
 }
 
 static void kslots_free(struct btf_merge_key_slot *s, size_t n)
 {
-	size_t bytes = n * sizeof(*s);
-
-	if (!s)
-		return;
-	if (bytes < HUGE_MIN)
-		free(s);
-	else
-		munmap(s, bytes);
+	bigbuf_free(s, n * sizeof(*s));
 }
 
 /* NS (CAP slots, filled) is the table from now on, for the consumer and the
@@ -956,8 +939,15 @@ static int tidx_push(struct btf_merge *m, size_t word)
 {
 	if (!m->prededup)
 		return 0;
-	if (grow_u32(&m->tidx, &m->cap_tidx, m->nr_tidx + 1))
-		return -1;
+	if (m->nr_tidx == m->cap_tidx) {
+		size_t cap = m->cap_tidx ? 2 * m->cap_tidx : 1024;
+		uint32_t *t = bigbuf_resize(m->tidx, m->cap_tidx * sizeof(*t), cap * sizeof(*t));
+
+		if (!t)
+			return -1;
+		m->tidx = t;
+		m->cap_tidx = cap;
+	}
 	m->tidx[m->nr_tidx++] = (uint32_t)word;
 	return 0;
 }

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Growing arrays of many MiB on transparent huge pages (see bigbuf.h). */
+#define _GNU_SOURCE	/* mremap */
+#include "util/bigbuf.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define HUGE ((size_t)2 << 20)
+
+/* The mapping's length for a buffer of N bytes (N >= BIGBUF_MIN). */
+static size_t map_len(size_t n)
+{
+	return (n + HUGE - 1) & ~(HUGE - 1);
+}
+
+/* LEN bytes (a multiple of HUGE) of zeroed memory at a HUGE boundary. */
+static void *map_aligned(size_t len)
+{
+	uintptr_t a;
+	char *p;
+
+	if (len > SIZE_MAX - HUGE)
+		return NULL;
+	p = mmap(NULL, len + HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	a = ((uintptr_t)p + HUGE - 1) & ~(HUGE - 1);
+	if (a > (uintptr_t)p)
+		munmap(p, a - (uintptr_t)p);
+	if ((uintptr_t)p + HUGE > a)
+		munmap((void *)(a + len), (uintptr_t)p + HUGE - a);
+#ifdef MADV_HUGEPAGE
+	madvise((void *)a, len, MADV_HUGEPAGE);	/* a hint: fine if refused */
+#endif
+	return (void *)a;
+}
+
+void *bigbuf_zalloc(size_t n)
+{
+	if (n < BIGBUF_MIN)
+		return calloc(n ? n : 1, 1);
+	return map_aligned(map_len(n));
+}
+
+void bigbuf_free(void *p, size_t n)
+{
+	if (!p)
+		return;
+	if (n < BIGBUF_MIN)
+		free(p);
+	else
+		munmap(p, map_len(n));
+}
+
+void *bigbuf_resize(void *p, size_t old, size_t new)
+{
+	void *q;
+
+	if (!p)
+		old = 0;
+	if (new < BIGBUF_MIN && old < BIGBUF_MIN)
+		return realloc(p, new ? new : 1);
+	if (p && old >= BIGBUF_MIN && new >= BIGBUF_MIN) {
+		size_t ol = map_len(old), nl = map_len(new);
+
+		if (nl == ol)
+			return p;
+		/* in place: the same boundary, the same marks */
+		q = mremap(p, ol, nl, 0);
+		if (q != MAP_FAILED)
+			return q;
+	}
+	q = new < BIGBUF_MIN ? malloc(new ? new : 1) : map_aligned(map_len(new));
+	if (!q)
+		return NULL;
+	if (p)
+		memcpy(q, p, old < new ? old : new);
+	bigbuf_free(p, old);
+	return q;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * util/bigbuf.h: growing arrays of many MiB (the merged types, the dedup's
+ * nodes and tables) on transparent huge pages.
+ *
+ * On the project's VM a fresh 4 KiB page costs ~9 us (the fault, and the
+ * hypervisor backing it again), a 2 MiB huge page ~0.1 ms. glibc's malloc
+ * on huge pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=1, which the encoder
+ * runs with) marks its mapped chunks but leaves them where mmap put them:
+ * a chunk of 4 MiB and a page starts anywhere, so at most one whole 2 MiB
+ * page fits in it and the rest is faulted 4 KiB at a time, again after
+ * each move by realloc. Here a buffer of BIGBUF_MIN bytes or more is a
+ * mapping of its own at a 2 MiB boundary, its length a multiple of 2 MiB,
+ * marked MADV_HUGEPAGE (a hint: the kernel may refuse, then it is ordinary
+ * memory); a smaller one is malloc's.
+ *
+ * The caller keeps the capacity in bytes it last asked for and passes it
+ * back: it says which allocator owns the buffer. Not for buffers handed to
+ * code that frees them with free().
+ */
+#ifndef D2B_UTIL_BIGBUF_H
+#define D2B_UTIL_BIGBUF_H
+
+#include <stddef.h>
+
+#define BIGBUF_MIN ((size_t)2 << 20)
+
+/* A buffer of NEW bytes holding the first min(OLD, NEW) bytes of P (OLD
+ * bytes, or NULL with OLD 0), as realloc: NULL when out of memory, P then
+ * untouched. Bytes past OLD are not zeroed. */
+void *bigbuf_resize(void *p, size_t old, size_t new);
+
+/* A zeroed buffer of N bytes (N > 0), or NULL. */
+void *bigbuf_zalloc(size_t n);
+
+/* Free P, a buffer of N bytes (NULL: nothing). */
+void bigbuf_free(void *p, size_t n);
+
+#endif

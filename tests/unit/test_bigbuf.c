@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of util/bigbuf.c: a buffer keeps its bytes through every
+ * resize (small to small, small to big, big to bigger in place or moved,
+ * big to small, shrinking); a big one starts at a 2 MiB boundary and is
+ * marked for huge pages (its mapping in /proc/self/smaps says "hg"); a
+ * zeroed one is zeroed on both sides of BIGBUF_MIN.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "util/bigbuf.h"
+
+#define MIB ((size_t)1 << 20)
+
+static void fill(unsigned char *p, size_t n, unsigned seed)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (unsigned char)(i * 31 + seed + (i >> 12));
+}
+
+static size_t first_diff(const unsigned char *p, size_t n, unsigned seed)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != (unsigned char)(i * 31 + seed + (i >> 12)))
+			return i;
+	return n;
+}
+
+/* Whether the mapping holding P has "hg" (MADV_HUGEPAGE) in its VmFlags,
+ * or -1 when smaps cannot be read or the kernel has no transparent huge
+ * pages at all (then the mark is refused). */
+static int marked_huge(const void *p)
+{
+	FILE *f = fopen("/proc/self/smaps", "re");
+	char line[512];
+	int in = 0, r = 0;
+
+	if (!f)
+		return -1;
+	if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK)) {
+		fclose(f);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, ' ') > line)
+			in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+		else if (in && !strncmp(line, "VmFlags:", 8))
+			r = strstr(line, " hg") != NULL;
+	}
+	fclose(f);
+	return r;
+}
+
+static void test_sizes(void)
+{
+	/* each step from the one before, with its bytes kept */
+	static const size_t steps[] = {
+		100, 4096, 3 * MIB / 2, 2 * MIB, 3 * MIB, 5 * MIB, 5 * MIB + 1, 9 * MIB,
+		17 * MIB, 4 * MIB, 1 * MIB, 10, 8 * MIB, 0,
+	};
+	unsigned char *p = NULL;
+	size_t have = 0;
+
+	for (size_t s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
+		size_t n = steps[s], keep = have < n ? have : n, d;
+		unsigned char *q = bigbuf_resize(p, have, n);
+
+		CHECK(q != NULL, "resize %zu -> %zu failed", have, n);
+		if (!q)
+			break;
+		d = first_diff(q, keep, (unsigned)s - 1);
+		CHECK(s == 0 || d == keep, "resize %zu -> %zu: byte %zu differs", have, n, d);
+		if (n >= BIGBUF_MIN) {
+			CHECK(((uintptr_t)q & (2 * MIB - 1)) == 0, "%zu bytes at %p: not at 2 MiB", n,
+			      (void *)q);
+			CHECK(marked_huge(q) != 0, "%zu bytes at %p: not marked for huge pages", n,
+			      (void *)q);
+		}
+		fill(q, n, (unsigned)s);
+		p = q;
+		have = n;
+	}
+	bigbuf_free(p, have);
+	bigbuf_free(NULL, 5 * MIB);	/* nothing */
+}
+
+static void test_zalloc(void)
+{
+	static const size_t sizes[] = { 1, 4096, BIGBUF_MIN - 1, BIGBUF_MIN, 6 * MIB + 123 };
+
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		size_t n = sizes[s], nz = 0;
+		unsigned char *p = bigbuf_zalloc(n);
+
+		CHECK(p != NULL, "zalloc %zu", n);
+		if (!p)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			nz += p[i] != 0;
+		CHECK(nz == 0, "zalloc %zu: %zu bytes not zero", n, nz);
+		p[n - 1] = 1;	/* the last byte is ours */
+		bigbuf_free(p, n);
+	}
+}
+
+/* Two big buffers grown in turn: the second sits where the first would
+ * grow, so the first moves (the other path of a resize). */
+static void test_neighbours(void)
+{
+	size_t na = 3 * MIB, nb = 3 * MIB;
+	unsigned char *a = bigbuf_resize(NULL, 0, na), *b = bigbuf_resize(NULL, 0, nb);
+
+	CHECK(a && b, "two buffers");
+	if (!a || !b)
+		return;
+	fill(a, na, 7);
+	fill(b, nb, 9);
+	for (int i = 0; i < 4; i++) {
+		unsigned char *x = bigbuf_resize(a, na, na * 2), *y;
+
+		CHECK(x && first_diff(x, na, 7) == na, "a %zu -> %zu", na, na * 2);
+		if (!x)
+			break;
+		a = x;
+		na *= 2;
+		fill(a, na, 7);
+		y = bigbuf_resize(b, nb, nb * 2);
+		CHECK(y && first_diff(y, nb, 9) == nb, "b %zu -> %zu", nb, nb * 2);
+		if (!y)
+			break;
+		b = y;
+		nb *= 2;
+		fill(b, nb, 9);
+	}
+	bigbuf_free(a, na);
+	bigbuf_free(b, nb);
+}
+
+int main(void)
+{
+	test_sizes();
+	test_zalloc();
+	test_neighbours();
+	return check_done();
+}
