@@ -632,9 +632,30 @@ static int block_start(struct btf_merge *m, struct btf_merge_block *b, uint32_t 
 static int base_strings(struct btf *base, char **buf, size_t *len)
 {
 	size_t cap = 1 << 16, n = 0;
-	char *b = malloc(cap);
+	char *b;
 	const char *s;
+	const struct btf_header *h;
+	uint32_t raw_size;
 
+	/* a base of its own (not split): its section in one copy */
+	h = btf__base_btf(base) ? NULL : btf__raw_data(base, &raw_size);
+	if (h && raw_size >= sizeof(*h) && h->magic == BTF_MAGIC && h->hdr_len <= raw_size &&
+	    h->str_off <= raw_size - h->hdr_len && h->str_len <= raw_size - h->hdr_len - h->str_off &&
+	    h->str_len && h->str_len <= UINT32_MAX / 2) {
+		const char *sec = (const char *)h + h->hdr_len + h->str_off;
+
+		if (sec[h->str_len - 1] == '\0' && btf__str_by_offset(base, 0) &&
+		    !*btf__str_by_offset(base, 0)) {
+			b = malloc(h->str_len);
+			if (!b)
+				return -1;
+			memcpy(b, sec, h->str_len);
+			*buf = b;
+			*len = h->str_len;
+			return 0;
+		}
+	}
+	b = malloc(cap);
 	if (!b)
 		return -1;
 	while ((s = btf__str_by_offset(base, (uint32_t)n))) {
@@ -717,6 +738,16 @@ void btf_merge_deinit(struct btf_merge *m)
  */
 static int index_base_strings(struct btf_merge *m)
 {
+	size_t nr = 0;
+
+	for (const char *p = m->strs.data + 1, *end = m->strs.data + m->prefix_len; p < end;
+	     nr++) {
+		const char *z = memchr(p, '\0', (size_t)(end - p));
+
+		p = z ? z + 1 : end;
+	}
+	if (btf_strtab_reserve_index(&m->strs, nr))
+		return -1;
 	for (size_t off = 1; off < m->prefix_len;) {
 		const char *s = m->strs.data + off;
 		uint64_t h;

@@ -68,9 +68,9 @@ long btf_strtab_find(const struct btf_strtab *t, const char *s, size_t len, uint
 	}
 }
 
-static int rehash(struct btf_strtab *t)
+/* The index on N slots (a power of two, at least the entries'). */
+static int rehash_to(struct btf_strtab *t, size_t n)
 {
-	size_t n = (t->mask + 1) * 2;
 	struct btf_strtab_slot *s = calloc(n, sizeof(*s));
 
 	if (!s)
@@ -89,6 +89,11 @@ static int rehash(struct btf_strtab *t)
 	t->slots = s;
 	t->mask = n - 1;
 	return 0;
+}
+
+static int rehash(struct btf_strtab *t)
+{
+	return rehash_to(t, (t->mask + 1) * 2);
 }
 
 static int grow_ents_to(struct btf_strtab *t, size_t want)
@@ -114,6 +119,20 @@ int btf_strtab_reserve(struct btf_strtab *t, size_t nr, size_t bytes)
 	if (nr > SIZE_MAX / sizeof(struct btf_strtab_ent) - t->nr || bytes > SIZE_MAX / 2 - t->len)
 		return -1;
 	return grow_data(t, bytes) || grow_ents_to(t, t->nr + nr) ? -1 : 0;
+}
+
+int btf_strtab_reserve_index(struct btf_strtab *t, size_t nr)
+{
+	size_t want, n = t->mask + 1;
+
+	if (nr > SIZE_MAX / sizeof(struct btf_strtab_ent) - t->nr ||
+	    (want = t->nr + nr) > SIZE_MAX / 8)
+		return -1;
+	if (grow_ents_to(t, want))
+		return -1;
+	while (want * 4 > n * 3)	/* the load insert() keeps */
+		n *= 2;
+	return n == t->mask + 1 ? 0 : rehash_to(t, n);
 }
 
 /* Room for one more entry. */

@@ -97,6 +97,9 @@ int btf_strtab_init(struct btf_strtab *t, const char *prefix, size_t prefix_len)
 void btf_strtab_deinit(struct btf_strtab *t);
 /* Room for NR more entries and BYTES more bytes of data. 0, or -1. */
 int btf_strtab_reserve(struct btf_strtab *t, size_t nr, size_t bytes);
+/* Entries and index slots for NR more strings: so many inserts that none
+ * grows the index (which rehashes every entry each time). 0, or -1. */
+int btf_strtab_reserve_index(struct btf_strtab *t, size_t nr);
 
 /* Entry index of S (LEN bytes, HASH = btf_str_hash(S)), or -1; its offset
  * in *OFF when found (OFF may be NULL). */

@@ -66,6 +66,27 @@ static void test_strtab(void)
 	}
 	CHECK(add(&t, "foo", &added) == 0 && !added, "foo after growth");
 	btf_strtab_deinit(&t);
+
+	/* reserved: so many inserts grow neither the index nor the entries,
+	 * and what was there stays found */
+	CHECK(btf_strtab_init(&t, "", 1) == 0, "init");
+	CHECK(add(&t, "old", &added) == 0 && added, "old");
+	CHECK(btf_strtab_reserve_index(&t, 10000) == 0, "reserve_index");
+	{
+		size_t mask = t.mask, cap = t.cap_ents;
+
+		CHECK((mask + 1) * 3 >= 10001 * 4 && cap >= 10001, "slots %zu ents %zu", mask + 1, cap);
+		CHECK(btf_strtab_find(&t, "old", 3, btf_str_hash("old", &len), NULL) == 0, "old kept");
+		for (int i = 0; i < 10000; i++) {
+			snprintf(name, sizeof(name), "r%d", i);
+			e = add(&t, name, &added);
+			CHECK(e == 1 + i && added, "%s -> %ld", name, e);
+		}
+		CHECK(t.mask == mask && t.cap_ents == cap, "grew: slots %zu -> %zu, ents %zu -> %zu",
+		      mask + 1, t.mask + 1, cap, t.cap_ents);
+		CHECK(btf_strtab_reserve_index(&t, 0) == 0 && t.mask == mask, "reserve 0: no change");
+	}
+	btf_strtab_deinit(&t);
 }
 
 /* ---- one script, two builders ---- */
