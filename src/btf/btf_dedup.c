@@ -202,7 +202,9 @@ struct cand_slot {
 struct cand_table {
 	struct cand_slot *slot;
 	size_t mask, used;
-	uint32_t *id, *next, *prev;	/* by entry, from 1 */
+	/* by entry, from 1: three slices of one bigbuf.h buffer of 3 * cap
+	 * entries (id at 0, next at cap, prev at 2 * cap) */
+	uint32_t *id, *next, *prev;
 	uint32_t nr, cap;
 	size_t lb_size, lb_cap;	/* libbpf's map */
 	unsigned lb_bits;
@@ -222,9 +224,7 @@ static void ct_free(struct cand_table *ct)
 {
 	if (ct->slot)
 		bigbuf_free(ct->slot, (ct->mask + 1) * sizeof(*ct->slot));
-	bigbuf_free(ct->id, (size_t)ct->cap * sizeof(*ct->id));
-	bigbuf_free(ct->next, (size_t)ct->cap * sizeof(*ct->next));
-	bigbuf_free(ct->prev, (size_t)ct->cap * sizeof(*ct->prev));
+	bigbuf_free(ct->id, (size_t)ct->cap * 3 * sizeof(*ct->id));
 	memset(ct, 0, sizeof(*ct));
 }
 
@@ -256,29 +256,17 @@ static int ct_grow_slots(struct cand_table *ct)
 
 static int ct_grow_entries(struct cand_table *ct)
 {
-	uint32_t cap = ct->cap ? ct->cap * 2 : 4096;
-	size_t from = (size_t)ct->cap * sizeof(uint32_t), to = (size_t)cap * sizeof(uint32_t);
-	/* all three at the new size, or none: their sizes are ct->cap */
-	uint32_t *id = bigbuf_resize(NULL, 0, to);
-	uint32_t *next = id ? bigbuf_resize(NULL, 0, to) : NULL;
-	uint32_t *prev = next ? bigbuf_resize(NULL, 0, to) : NULL;
+	uint32_t cap = ct->cap ? ct->cap * 2 : 4096, old = ct->cap;
+	uint32_t *e = bigbuf_resize(ct->id, (size_t)old * 3 * sizeof(*e), (size_t)cap * 3 * sizeof(*e));
 
-	if (!prev) {
-		bigbuf_free(id, to);
-		bigbuf_free(next, to);
+	if (!e)
 		return -1;
-	}
-	if (ct->cap) {
-		memcpy(id, ct->id, from);
-		memcpy(next, ct->next, from);
-		memcpy(prev, ct->prev, from);
-	}
-	bigbuf_free(ct->id, from);
-	bigbuf_free(ct->next, from);
-	bigbuf_free(ct->prev, from);
-	ct->id = id;
-	ct->next = next;
-	ct->prev = prev;
+	/* the slices to their new places, the last first */
+	memmove(e + 2 * (size_t)cap, e + 2 * (size_t)old, (size_t)old * sizeof(*e));
+	memmove(e + cap, e + old, (size_t)old * sizeof(*e));
+	ct->id = e;
+	ct->next = e + cap;
+	ct->prev = e + 2 * (size_t)cap;
 	ct->cap = cap;
 	return 0;
 }

@@ -38,6 +38,33 @@ static void *map_aligned(size_t len)
 	return (void *)a;
 }
 
+/* Big buffer P (OL bytes of mapping) moved to a new mapping of NL bytes at a
+ * HUGE boundary, its pages moved, not copied (a copy would hold both for a
+ * while: the peak RSS). NULL when it cannot be; P is then untouched. */
+static void *move_aligned(void *p, size_t ol, size_t nl)
+{
+	uintptr_t r, a;
+	void *q, *res;
+
+	if (nl > SIZE_MAX - HUGE)
+		return NULL;
+	/* a place for it: reserved, then taken over by the move */
+	res = mmap(NULL, nl + HUGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (res == MAP_FAILED)
+		return NULL;
+	r = (uintptr_t)res;
+	a = (r + HUGE - 1) & ~(HUGE - 1);
+	q = mremap(p, ol, nl, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)a);
+	if (q == MAP_FAILED) {
+		munmap(res, nl + HUGE);
+		return NULL;
+	}
+	if (a > r)
+		munmap(res, a - r);
+	munmap((void *)(a + nl), r + HUGE - a);
+	return q;
+}
+
 void *bigbuf_zalloc(size_t n)
 {
 	if (n < BIGBUF_MIN)
@@ -71,6 +98,9 @@ void *bigbuf_resize(void *p, size_t old, size_t new)
 		/* in place: the same boundary, the same marks */
 		q = mremap(p, ol, nl, 0);
 		if (q != MAP_FAILED)
+			return q;
+		q = move_aligned(p, ol, nl);
+		if (q)
 			return q;
 	}
 	q = new < BIGBUF_MIN ? malloc(new ? new : 1) : map_aligned(map_len(new));

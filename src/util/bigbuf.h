@@ -12,7 +12,9 @@
  * each move by realloc. Here a buffer of BIGBUF_MIN bytes or more is a
  * mapping of its own at a 2 MiB boundary, its length a multiple of 2 MiB,
  * marked MADV_HUGEPAGE (a hint: the kernel may refuse, then it is ordinary
- * memory); a smaller one is malloc's.
+ * memory), grown in place or moved page by page to another 2 MiB boundary
+ * (mremap: no copy, so the old and the new never both count in the peak
+ * RSS); a smaller one is malloc's.
  *
  * The caller keeps the capacity in bytes it last asked for and passes it
  * back: it says which allocator owns the buffer. Not for buffers handed to
