@@ -754,8 +754,7 @@ static int index_base_strings(struct btf_merge *m)
 		size_t len;
 
 		h = btf_str_hash_seeded(s, &len, m->strs.seed);
-		if (btf_strtab_find(&m->strs, s, len, h, NULL) < 0 &&
-		    btf_strtab_add_at(&m->strs, (uint32_t)off, len, h) < 0)
+		if (btf_strtab_index_at(&m->strs, (uint32_t)off, len, h) < 0)
 			return -1;
 		off += len + 1;
 	}

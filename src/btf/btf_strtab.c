@@ -141,23 +141,34 @@ static int grow_ents(struct btf_strtab *t)
 	return grow_ents_to(t, t->nr + 1);
 }
 
+/* Room for one more entry, in the entries and in the index. */
+static int room_for_one(struct btf_strtab *t)
+{
+	if ((t->nr + 1) * 4 > (t->mask + 1) * 3 && rehash(t))
+		return -1;
+	return grow_ents(t);
+}
+
+/* The new entry OFF, LEN, HASH in free slot I; its index. */
+static long put(struct btf_strtab *t, size_t i, uint32_t off, size_t len, uint64_t hash)
+{
+	t->ents[t->nr] = (struct btf_strtab_ent){ .off = off, .len = (uint32_t)len, .hash = hash };
+	t->slots[i] = (struct btf_strtab_slot){
+		.hash = (uint32_t)hash, .ent = (uint32_t)t->nr + 1, .off = off, .len = (uint32_t)len,
+	};
+	return (long)t->nr++;
+}
+
 /* Index entry OFF (known absent) under HASH. */
 static long insert(struct btf_strtab *t, uint32_t off, size_t len, uint64_t hash)
 {
 	size_t i;
 
-	if ((t->nr + 1) * 4 > (t->mask + 1) * 3 && rehash(t))
-		return -1;
-	if (grow_ents(t))
+	if (room_for_one(t))
 		return -1;
 	for (i = hash & t->mask; t->slots[i].ent; i = (i + 1) & t->mask)
 		;
-	t->ents[t->nr] = (struct btf_strtab_ent){ .off = off, .len = (uint32_t)len, .hash = hash };
-	t->slots[i] = (struct btf_strtab_slot){
-		.hash = (uint32_t)hash, .ent = (uint32_t)t->nr + 1, .off = off, .len = (uint32_t)len,
-	};
-	t->nr++;
-	return (long)t->nr - 1;
+	return put(t, i, off, len, hash);
 }
 
 long btf_strtab_add(struct btf_strtab *t, const char *s, size_t len, uint64_t hash, int *added)
@@ -183,6 +194,22 @@ long btf_strtab_add(struct btf_strtab *t, const char *s, size_t len, uint64_t ha
 long btf_strtab_add_at(struct btf_strtab *t, uint32_t off, size_t len, uint64_t hash)
 {
 	return insert(t, off, len, hash);
+}
+
+long btf_strtab_index_at(struct btf_strtab *t, uint32_t off, size_t len, uint64_t hash)
+{
+	const char *s = t->data + off;
+	size_t i;
+
+	if (room_for_one(t))
+		return -1;
+	for (i = hash & t->mask; t->slots[i].ent; i = (i + 1) & t->mask) {
+		const struct btf_strtab_slot *sl = &t->slots[i];
+
+		if (sl->hash == (uint32_t)hash && sl->len == len && !memcmp(t->data + sl->off, s, len))
+			return (long)sl->ent - 1;
+	}
+	return put(t, i, off, len, hash);
 }
 
 long btf_strtab_append_slow(struct btf_strtab *t, const char *s, size_t len, uint64_t hash)

@@ -130,6 +130,12 @@ long btf_strtab_add(struct btf_strtab *t, const char *s, size_t len, uint64_t ha
  * holds it). Returns the entry index, or -1 when out of memory. */
 long btf_strtab_add_at(struct btf_strtab *t, uint32_t off, size_t len, uint64_t hash);
 
+/* The same where the table may hold the string already: one probe finds
+ * it (its entry index is returned, nothing added) or the free slot where
+ * the new entry goes. For indexing a prefix whose duplicates keep their
+ * first offset. */
+long btf_strtab_index_at(struct btf_strtab *t, uint32_t off, size_t len, uint64_t hash);
+
 /* Entry index of a NEW entry for S (LEN bytes, HASH), appended without
  * looking it up: for a table that is never probed (a fragment's, whose
  * strings the merge interns), where de-duplicating costs more than the

@@ -87,6 +87,20 @@ static void test_strtab(void)
 		CHECK(btf_strtab_reserve_index(&t, 0) == 0 && t.mask == mask, "reserve 0: no change");
 	}
 	btf_strtab_deinit(&t);
+
+	/* a prefix indexed where it lies: a duplicate keeps the first offset */
+	CHECK(btf_strtab_init(&t, "\0ab\0cd\0ab\0", 10) == 0, "init");
+	CHECK(btf_strtab_index_at(&t, 1, 2, btf_str_hash("ab", &len)) == 0, "ab at 1");
+	CHECK(btf_strtab_index_at(&t, 4, 2, btf_str_hash("cd", &len)) == 1, "cd at 4");
+	CHECK(btf_strtab_index_at(&t, 7, 2, btf_str_hash("ab", &len)) == 0 && t.nr == 2,
+	      "ab at 7 is ab at 1: nr %zu", t.nr);
+	{
+		uint32_t off = 0;
+
+		CHECK(btf_strtab_find(&t, "ab", 2, btf_str_hash("ab", &len), &off) == 0 && off == 1,
+		      "ab found at %u", off);
+	}
+	btf_strtab_deinit(&t);
 }
 
 /* ---- one script, two builders ---- */
