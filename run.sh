@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-build_deps="cmake make gcc pkg-config libelf-dev libbpf-dev zlib1g-dev libzstd-dev"
+build_deps="cmake make gcc libc6-dev pkg-config libelf-dev libbpf-dev zlib1g-dev libzstd-dev"
 missing=$(dpkg-query -W -f='${Package} ${Status}\n' $build_deps 2>/dev/null |
 	awk '!/ installed$/ {print $1}')
 for p in $build_deps; do
