@@ -215,7 +215,7 @@ struct cand_table {
  * tables are tens of MiB, probed at random). */
 static int ct_alloc_slots(struct cand_table *ct, size_t n)
 {
-	ct->slot = bigbuf_zalloc(n * sizeof(*ct->slot));
+	ct->slot = bigbuf_calloc(n, sizeof(*ct->slot));
 	ct->mask = n - 1;
 	return ct->slot ? 0 : -1;
 }

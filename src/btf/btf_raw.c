@@ -628,6 +628,15 @@ static int block_start(struct btf_merge *m, struct btf_merge_block *b, uint32_t 
 	return 0;
 }
 
+static enum btf_endianness host_endianness(void)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return BTF_LITTLE_ENDIAN;
+#else
+	return BTF_BIG_ENDIAN;
+#endif
+}
+
 /* BASE's string section (and its bases'), offsets 0 .. end, in *BUF. */
 static int base_strings(struct btf *base, char **buf, size_t *len)
 {
@@ -637,8 +646,11 @@ static int base_strings(struct btf *base, char **buf, size_t *len)
 	const struct btf_header *h;
 	uint32_t raw_size;
 
-	/* a base of its own (not split): its section in one copy */
-	h = btf__base_btf(base) ? NULL : btf__raw_data(base, &raw_size);
+	/* a base of its own (not split), in our byte order (else its raw data
+	 * would be a swapped copy): its section in one copy */
+	h = btf__base_btf(base) || btf__endianness(base) != host_endianness()
+		    ? NULL
+		    : btf__raw_data(base, &raw_size);
 	if (h && raw_size >= sizeof(*h) && h->magic == BTF_MAGIC && h->hdr_len <= raw_size &&
 	    h->str_off <= raw_size - h->hdr_len && h->str_len <= raw_size - h->hdr_len - h->str_off &&
 	    h->str_len && h->str_len <= UINT32_MAX / 2) {
@@ -809,7 +821,7 @@ long btf_merge_str(struct btf_merge *m, const struct btf_raw *r, uint32_t ref,
  * (bigbuf.h). Zeroed, as calloc. */
 static struct btf_merge_key_slot *kslots_alloc(size_t n)
 {
-	return bigbuf_zalloc(n * sizeof(struct btf_merge_key_slot));
+	return bigbuf_calloc(n, sizeof(struct btf_merge_key_slot));
 }
 
 static void kslots_free(struct btf_merge_key_slot *s, size_t n)

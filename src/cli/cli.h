@@ -51,9 +51,10 @@ unsigned cli_parse_jobs(const char *arg);
  * program (the file /proc/self/exe names) is executed with it, and
  * dispatches on that name. Returns only when it did not: the tunable is
  * set already (by us or by the user, any value), D2B_NO_HUGEPAGE is set,
- * the kernel has no transparent huge pages, the file is no longer the
- * running program (replaced, or run under valgrind), or the exec failed
- * (the environment is then as it was).
+ * this is the second run already, the process is in secure mode, the
+ * kernel has no transparent huge pages, /proc/self/exe is not the file
+ * this code runs from (replaced, valgrind, ld.so run by hand), or the exec
+ * failed (the environment is then as it was).
  */
 void cli_reexec_on_huge_pages(char **argv);
 

@@ -2,10 +2,13 @@
 /* Shared plumbing of the front ends: opening inputs, -j, error exits, the
  * encoder's second start on huge pages. */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -20,6 +23,10 @@ const char *cli_malloc_pages(void)
 		return "on huge pages (glibc.malloc.hugetlb=2)";
 	return "on 4 KiB pages";
 }
+
+/* In the environment of the second run (cli_reexec_on_huge_pages): there
+ * is no third, whatever became of the tunable. */
+#define REEXEC_MARK "D2B_REEXECUTED"
 
 /* Whether the kernel gives transparent huge pages to a region that asks
  * (mode "always" or "madvise", not "never"). */
@@ -37,21 +44,36 @@ static bool thp_available(void)
 }
 
 /*
- * The path of the running program into BUF (SIZE bytes), if that path still
- * names it: not when the file was replaced or deleted since it started (an
- * upgrade), and not under a tool that runs the program itself (valgrind:
- * the link names the program, the process runs the tool's binary).
+ * Whether /proc/self/exe is the file this code runs from: the mapping that
+ * holds this function (in /proc/self/maps) has its device and inode. Not
+ * when the file was replaced or deleted since the start (an upgrade), when
+ * a tool runs the program (valgrind: the process is the tool's binary), or
+ * when the dynamic loader was run by hand (`ld.so ./dwarf2btf ...`: the
+ * process is ld.so, which the exec would run with our arguments).
  */
-static bool same_program(char *buf, size_t size)
+static bool exe_is_this_program(void)
 {
-	struct stat running, named;
-	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+	uintptr_t self = (uintptr_t)(void *)exe_is_this_program;
+	FILE *f = fopen("/proc/self/maps", "re");
+	struct stat exe;
+	char line[4096];
+	bool same = false;
 
-	if (n <= 0)
+	if (!f)
 		return false;
-	buf[n] = '\0';
-	return !stat("/proc/self/exe", &running) && !stat(buf, &named) &&
-	       running.st_dev == named.st_dev && running.st_ino == named.st_ino;
+	if (!stat("/proc/self/exe", &exe)) {
+		while (fgets(line, sizeof(line), f)) {
+			unsigned long lo, hi, maj, min, ino;
+
+			if (sscanf(line, "%lx-%lx %*s %*s %lx:%lx %lu", &lo, &hi, &maj, &min, &ino) != 5 ||
+			    self < lo || self >= hi)
+				continue;
+			same = makedev(maj, min) == exe.st_dev && ino == exe.st_ino;
+			break;
+		}
+	}
+	fclose(f);
+	return same;
 }
 
 /*
@@ -70,26 +92,30 @@ void cli_reexec_on_huge_pages(char **argv)
 {
 	static const char name[] = "glibc.malloc.hugetlb", set[] = "glibc.malloc.hugetlb=1";
 	const char *old = getenv("GLIBC_TUNABLES");
-	char *saved = old ? strdup(old) : NULL, *val, path[4096];
+	char *saved = old ? strdup(old) : NULL, *val;
 	size_t n;
 
+	/* once only: in a secure-mode process (setuid, file capabilities)
+	 * glibc drops the tunable, and each run would exec the next */
 	if ((old && (!saved || strstr(old, name))) || getenv("D2B_NO_HUGEPAGE") ||
-	    !thp_available())
+	    getenv(REEXEC_MARK) || getauxval(AT_SECURE) || !thp_available() ||
+	    !exe_is_this_program())
 		goto out;
 	n = (old ? strlen(old) + 1 : 0) + sizeof(set);
 	val = malloc(n);
 	if (!val)
 		goto out;
 	snprintf(val, n, "%s%s%s", old ? old : "", old ? ":" : "", set);
-	if (same_program(path, sizeof(path)) && setenv("GLIBC_TUNABLES", val, 1) == 0) {
+	if (setenv(REEXEC_MARK, "1", 1) == 0 && setenv("GLIBC_TUNABLES", val, 1) == 0) {
 		fflush(NULL);
-		execv(path, argv);
+		execv("/proc/self/exe", argv);
 		/* not run again: go on as we are */
 		if (saved)
 			setenv("GLIBC_TUNABLES", saved, 1);
 		else
 			unsetenv("GLIBC_TUNABLES");
 	}
+	unsetenv(REEXEC_MARK);
 	free(val);
 out:
 	free(saved);

@@ -10,10 +10,11 @@
 
 #define HUGE ((size_t)2 << 20)
 
-/* The mapping's length for a buffer of N bytes (N >= BIGBUF_MIN). */
+/* The mapping's length for a buffer of N bytes (N >= BIGBUF_MIN), or 0
+ * when none can be that long. */
 static size_t map_len(size_t n)
 {
-	return (n + HUGE - 1) & ~(HUGE - 1);
+	return n > SIZE_MAX - 2 * HUGE ? 0 : (n + HUGE - 1) & ~(HUGE - 1);
 }
 
 /* LEN bytes (a multiple of HUGE) of zeroed memory at a HUGE boundary. */
@@ -22,7 +23,7 @@ static void *map_aligned(size_t len)
 	uintptr_t a;
 	char *p;
 
-	if (len > SIZE_MAX - HUGE)
+	if (!len || len > SIZE_MAX - HUGE)
 		return NULL;
 	p = mmap(NULL, len + HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
@@ -46,7 +47,7 @@ static void *move_aligned(void *p, size_t ol, size_t nl)
 	uintptr_t r, a;
 	void *q, *res;
 
-	if (nl > SIZE_MAX - HUGE)
+	if (!nl || nl > SIZE_MAX - HUGE)
 		return NULL;
 	/* a place for it: reserved, then taken over by the move */
 	res = mmap(NULL, nl + HUGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -93,6 +94,8 @@ void *bigbuf_resize(void *p, size_t old, size_t new)
 	if (p && old >= BIGBUF_MIN && new >= BIGBUF_MIN) {
 		size_t ol = map_len(old), nl = map_len(new);
 
+		if (!nl)
+			return NULL;
 		if (nl == ol)
 			return p;
 		/* in place: the same boundary, the same marks */

@@ -35,6 +35,13 @@ void *bigbuf_resize(void *p, size_t old, size_t new);
 /* A zeroed buffer of N bytes (N > 0), or NULL. */
 void *bigbuf_zalloc(size_t n);
 
+/* A zeroed buffer of N entries of SIZE bytes, or NULL (also when N * SIZE
+ * overflows), as calloc. */
+static inline void *bigbuf_calloc(size_t n, size_t size)
+{
+	return size && n > (size_t)-1 / size ? NULL : bigbuf_zalloc(n * size);
+}
+
 /* Free P, a buffer of N bytes (NULL: nothing). */
 void bigbuf_free(void *p, size_t n);
 

@@ -144,9 +144,25 @@ static void test_neighbours(void)
 	bigbuf_free(b, nb);
 }
 
+/* Sizes no mapping can have: NULL, never a buffer shorter than asked. */
+static void test_overflow(void)
+{
+	void *p = bigbuf_zalloc(SIZE_MAX - 10);
+
+	CHECK(p == NULL, "zalloc SIZE_MAX - 10: %p", p);
+	p = bigbuf_resize(NULL, 0, SIZE_MAX - MIB);
+	CHECK(p == NULL, "resize to SIZE_MAX - 1 MiB: %p", p);
+	p = bigbuf_calloc(SIZE_MAX / 2, 4);
+	CHECK(p == NULL, "calloc SIZE_MAX / 2 x 4: %p", p);
+	p = bigbuf_resize(NULL, 0, 3 * MIB);
+	CHECK(p && bigbuf_resize(p, 3 * MIB, SIZE_MAX - 1) == NULL, "growing 3 MiB to SIZE_MAX - 1");
+	bigbuf_free(p, 3 * MIB);
+}
+
 int main(void)
 {
 	test_sizes();
+	test_overflow();
 	test_zalloc();
 	test_neighbours();
 	return check_done();
