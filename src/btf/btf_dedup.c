@@ -281,9 +281,19 @@ static int ct_init(struct cand_table *ct, size_t hint)
 		slots *= 2;
 	if (ct_alloc_slots(ct, slots))
 		return -1;
-	while (ct->cap < hint && ct->cap < (1u << 30))
-		if (ct_grow_entries(ct))
+	/* the entries at their size at once (doubling moved them each time) */
+	if (hint > 4096) {
+		uint32_t cap = 4096;
+
+		while (cap < hint && cap < (1u << 30))
+			cap *= 2;
+		ct->id = bigbuf_resize(NULL, 0, (size_t)cap * 3 * sizeof(*ct->id));
+		if (!ct->id)
 			return -1;
+		ct->next = ct->id + cap;
+		ct->prev = ct->id + 2 * (size_t)cap;
+		ct->cap = cap;
+	}
 	return 0;
 }
 
