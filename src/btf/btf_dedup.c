@@ -254,14 +254,15 @@ static int ct_grow_slots(struct cand_table *ct)
 	return 0;
 }
 
-static int ct_grow_entries(struct cand_table *ct)
+/* The entries at CAP (more than ct->cap): the one buffer resized, the
+ * slices moved to their new places, the last first. */
+static int ct_entries_to(struct cand_table *ct, uint32_t cap)
 {
-	uint32_t cap = ct->cap ? ct->cap * 2 : 4096, old = ct->cap;
+	uint32_t old = ct->cap;
 	uint32_t *e = bigbuf_resize(ct->id, (size_t)old * 3 * sizeof(*e), (size_t)cap * 3 * sizeof(*e));
 
 	if (!e)
 		return -1;
-	/* the slices to their new places, the last first */
 	memmove(e + 2 * (size_t)cap, e + 2 * (size_t)old, (size_t)old * sizeof(*e));
 	memmove(e + cap, e + old, (size_t)old * sizeof(*e));
 	ct->id = e;
@@ -269,6 +270,11 @@ static int ct_grow_entries(struct cand_table *ct)
 	ct->prev = e + 2 * (size_t)cap;
 	ct->cap = cap;
 	return 0;
+}
+
+static int ct_grow_entries(struct cand_table *ct)
+{
+	return ct_entries_to(ct, ct->cap ? ct->cap * 2 : 4096);
 }
 
 /* Room for about HINT candidates without growing. */
@@ -287,12 +293,7 @@ static int ct_init(struct cand_table *ct, size_t hint)
 
 		while (cap < hint && cap < (1u << 30))
 			cap *= 2;
-		ct->id = bigbuf_resize(NULL, 0, (size_t)cap * 3 * sizeof(*ct->id));
-		if (!ct->id)
-			return -1;
-		ct->next = ct->id + cap;
-		ct->prev = ct->id + 2 * (size_t)cap;
-		ct->cap = cap;
+		return ct_entries_to(ct, cap);
 	}
 	return 0;
 }
@@ -1131,6 +1132,18 @@ static uint32_t max_ref(const uint32_t *t)
 	}
 }
 
+/* Bigbuf P of *HAVE entries of SIZE bytes with room for CAP: P itself if
+ * it has, else the grown buffer (*HAVE = CAP), or NULL (P untouched). */
+static void *grow_entries(void *p, size_t *have, size_t cap, size_t size)
+{
+	if (*have >= cap)
+		return p;
+	p = bigbuf_resize(p, *have * size, cap * size);
+	if (p)
+		*have = cap;
+	return p;
+}
+
 /* Room for the nodes of ids below N (and the hypothetical list): exactly
  * N at once, or doubling when they come unit by unit. */
 static int nodes_room(struct dedup *d, uint32_t n)
@@ -1147,20 +1160,14 @@ static int nodes_room(struct dedup *d, uint32_t n)
 		cap = cap ? 2 * cap : (size_t)1 << 16;
 	/* bigbuf.h buffers, each with its own capacity (one may grow and not
 	 * the other: out of memory, then the dedup fails) */
-	if (d->cap_nd < cap) {
-		nd = bigbuf_resize(d->nd, d->cap_nd * sizeof(*nd), cap * sizeof(*nd));
-		if (!nd)
-			return -1;
-		d->nd = nd;
-		d->cap_nd = cap;
-	}
-	if (d->cap_hl < cap) {
-		hl = bigbuf_resize(d->hypot_list, d->cap_hl * sizeof(*hl), cap * sizeof(*hl));
-		if (!hl)
-			return -1;
-		d->hypot_list = hl;
-		d->cap_hl = cap;
-	}
+	nd = grow_entries(d->nd, &d->cap_nd, cap, sizeof(*nd));
+	if (!nd)
+		return -1;
+	d->nd = nd;
+	hl = grow_entries(d->hypot_list, &d->cap_hl, cap, sizeof(*hl));
+	if (!hl)
+		return -1;
+	d->hypot_list = hl;
 	return 0;
 }
 

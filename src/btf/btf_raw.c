@@ -655,9 +655,9 @@ static int base_strings(struct btf *base, char **buf, size_t *len)
 	    h->str_off <= raw_size - h->hdr_len && h->str_len <= raw_size - h->hdr_len - h->str_off &&
 	    h->str_len && h->str_len <= UINT32_MAX / 2) {
 		const char *sec = (const char *)h + h->hdr_len + h->str_off;
+		const char *first = btf__str_by_offset(base, 0);
 
-		if (sec[h->str_len - 1] == '\0' && btf__str_by_offset(base, 0) &&
-		    !*btf__str_by_offset(base, 0)) {
+		if (sec[h->str_len - 1] == '\0' && first && !*first) {
 			b = malloc(h->str_len);
 			if (!b)
 				return -1;

@@ -8,6 +8,7 @@
 #ifndef D2B_CLI_CLI_H
 #define D2B_CLI_CLI_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "dwarf/dwarf.h"
@@ -58,8 +59,10 @@ unsigned cli_parse_jobs(const char *arg);
  */
 void cli_reexec_on_huge_pages(char **argv);
 
-/* What glibc's malloc was told at start, for --stats: "on huge pages
- * (glibc.malloc.hugetlb=1)", or "on 4 KiB pages". */
+/* Whether glibc's malloc was told at start to use huge pages; and the
+ * same in words, for --stats: "on huge pages (glibc.malloc.hugetlb=1)",
+ * or "on 4 KiB pages". */
+bool cli_malloc_on_huge_pages(void);
 const char *cli_malloc_pages(void);
 
 /* Print "PROG: MSG" on stderr and return 1 (the exit status). */

@@ -13,15 +13,31 @@
 
 #include "cli/cli.h"
 
+/* glibc.malloc.hugetlb's value in GLIBC_TUNABLES: '1', '2', else 0. */
+static char malloc_hugetlb(void)
+{
+	static const char name[] = "glibc.malloc.hugetlb=";
+	const char *t = getenv("GLIBC_TUNABLES"), *v = t ? strstr(t, name) : NULL;
+
+	v = v ? v + sizeof(name) - 1 : NULL;
+	return v && (*v == '1' || *v == '2') ? *v : 0;
+}
+
+bool cli_malloc_on_huge_pages(void)
+{
+	return malloc_hugetlb() != 0;
+}
+
 const char *cli_malloc_pages(void)
 {
-	const char *t = getenv("GLIBC_TUNABLES");
-
-	if (t && strstr(t, "glibc.malloc.hugetlb=1"))
+	switch (malloc_hugetlb()) {
+	case '1':
 		return "on huge pages (glibc.malloc.hugetlb=1)";
-	if (t && strstr(t, "glibc.malloc.hugetlb=2"))
+	case '2':
 		return "on huge pages (glibc.malloc.hugetlb=2)";
-	return "on 4 KiB pages";
+	default:
+		return "on 4 KiB pages";
+	}
 }
 
 /* In the environment of the second run (cli_reexec_on_huge_pages): there

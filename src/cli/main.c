@@ -162,7 +162,7 @@ int main(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 4 << 20);
 	mallopt(M_TRIM_THRESHOLD, 32 << 20);
 	/* (not when glibc puts its heap there itself: cli_reexec_on_huge_pages) */
-	if (reads_files(argc, argv) && !strstr(cli_malloc_pages(), "huge"))
+	if (reads_files(argc, argv) && !cli_malloc_on_huge_pages())
 		filler = heap_on_huge_pages();
 	rc = dispatch(argc, argv);
 	free(filler);

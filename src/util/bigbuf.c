@@ -17,26 +17,38 @@ static size_t map_len(size_t n)
 	return n > SIZE_MAX - 2 * HUGE ? 0 : (n + HUGE - 1) & ~(HUGE - 1);
 }
 
-/* LEN bytes (a multiple of HUGE) of zeroed memory at a HUGE boundary. */
-static void *map_aligned(size_t len)
+/* LEN bytes (a multiple of HUGE, not 0) of fresh anonymous memory at a
+ * HUGE boundary, PROT as mmap's, or NULL: a mapping HUGE longer, its head
+ * and tail cut off. */
+static void *map_at_boundary(size_t len, int prot, int flags)
 {
-	uintptr_t a;
-	char *p;
+	uintptr_t r, a;
+	void *res;
 
 	if (!len || len > SIZE_MAX - HUGE)
 		return NULL;
-	p = mmap(NULL, len + HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
+	res = mmap(NULL, len + HUGE, prot, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
+	if (res == MAP_FAILED)
 		return NULL;
-	a = ((uintptr_t)p + HUGE - 1) & ~(HUGE - 1);
-	if (a > (uintptr_t)p)
-		munmap(p, a - (uintptr_t)p);
-	if ((uintptr_t)p + HUGE > a)
-		munmap((void *)(a + len), (uintptr_t)p + HUGE - a);
-#ifdef MADV_HUGEPAGE
-	madvise((void *)a, len, MADV_HUGEPAGE);	/* a hint: fine if refused */
-#endif
+	r = (uintptr_t)res;
+	a = (r + HUGE - 1) & ~(HUGE - 1);
+	if (a > r)
+		munmap(res, a - r);
+	munmap((void *)(a + len), r + HUGE - a);
 	return (void *)a;
+}
+
+/* LEN bytes (a multiple of HUGE) of zeroed memory at a HUGE boundary,
+ * marked for huge pages. */
+static void *map_aligned(size_t len)
+{
+	void *p = map_at_boundary(len, PROT_READ | PROT_WRITE, 0);
+
+#ifdef MADV_HUGEPAGE
+	if (p)
+		madvise(p, len, MADV_HUGEPAGE);	/* a hint: fine if refused */
+#endif
+	return p;
 }
 
 /* Big buffer P (OL bytes of mapping) moved to a new mapping of NL bytes at a
@@ -44,25 +56,17 @@ static void *map_aligned(size_t len)
  * while: the peak RSS). NULL when it cannot be; P is then untouched. */
 static void *move_aligned(void *p, size_t ol, size_t nl)
 {
-	uintptr_t r, a;
-	void *q, *res;
+	/* a place for it: reserved, then taken over by the move (the
+	 * mapping keeps its marks) */
+	void *res = map_at_boundary(nl, PROT_NONE, MAP_NORESERVE), *q;
 
-	if (!nl || nl > SIZE_MAX - HUGE)
+	if (!res)
 		return NULL;
-	/* a place for it: reserved, then taken over by the move */
-	res = mmap(NULL, nl + HUGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (res == MAP_FAILED)
-		return NULL;
-	r = (uintptr_t)res;
-	a = (r + HUGE - 1) & ~(HUGE - 1);
-	q = mremap(p, ol, nl, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)a);
+	q = mremap(p, ol, nl, MREMAP_MAYMOVE | MREMAP_FIXED, res);
 	if (q == MAP_FAILED) {
-		munmap(res, nl + HUGE);
+		munmap(res, nl);
 		return NULL;
 	}
-	if (a > r)
-		munmap(res, a - r);
-	munmap((void *)(a + nl), r + HUGE - a);
 	return q;
 }
 
