@@ -1447,6 +1447,17 @@ static void discard(void *arg, void *result)
 	btf_fragment_destroy(result);
 }
 
+/* After a thread's merging: the dedup's first phases on what it merged,
+ * while the next unit is merged on another thread. */
+static int follow(void *arg, struct d2b_error *err)
+{
+	struct file_enc *fe = arg;
+
+	(void)err;
+	btf_merge_follow(&fe->merge);
+	return 0;
+}
+
 static int var_sec_cmp(const void *x, const void *y)
 {
 	const struct btf_var_sec *a = x, *b = y;
@@ -1567,6 +1578,7 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 {
 	static const struct pool_ops ops = {
 		.produce = produce, .consume = consume, .discard = discard,
+		.follow = follow,
 	};
 	struct btf_encode_stats local_stats;
 	struct btf_encode_ctx ctx;

@@ -512,21 +512,21 @@ int btf_raw_add_decl_tag(struct btf_raw *r, const char *value, int ref_type_id,
 /* ---- the merge ---- */
 
 /*
- * The thread that runs the dedup's first phases on the merged records
- * while the merge goes on (btf_merge_dedup_early()). It reads the records
- * of the types published to it; the merge thread writes only past them,
- * but a move of the block (realloc) takes BLOCK_LOCK, which the follower
- * holds while it reads.
+ * The dedup's first phases on the merged records while the merge goes on
+ * (btf_merge_dedup_early()): the follower. Not a thread of its own: the
+ * pool's threads take turns at it (btf_merge_follow()) after they merged.
+ * It reads the records of the types published to it; the merge writes only
+ * past them, but a move of the block (realloc) takes BLOCK_LOCK, which the
+ * follower's turn holds while it reads.
  */
 struct btf_merge_follower {
-	pthread_t thread;
 	struct btf_merge *m;
 	pthread_mutex_t block_lock;	/* m->cur.words does not move */
 	pthread_mutex_t lock;		/* the fields below */
-	pthread_cond_t wake;
 	uint32_t nr_types;		/* published: types whose records are done */
 	size_t len;			/* and the words they fill */
-	bool stop;
+	uint32_t done;			/* types given to the dedup */
+	bool busy;			/* a thread has the follower's turn */
 };
 
 /* Room for N more words in block B. */
@@ -552,20 +552,23 @@ static int block_room(struct btf_merge_block *b, size_t n)
 	return w ? 0 : -1;
 }
 
-static void *follow(void *arg)
+void btf_merge_follow(struct btf_merge *m)
 {
-	struct btf_merge_follower *f = arg;
-	uint32_t done = 0;
+	struct btf_merge_follower *f = m->cur.follower;
 
+	if (!f)
+		return;
 	pthread_mutex_lock(&f->lock);
-	for (;;) {
+	if (f->busy) {
+		/* the holder looks again before it gives the turn back */
+		pthread_mutex_unlock(&f->lock);
+		return;
+	}
+	f->busy = true;
+	while (f->done != f->nr_types) {
 		struct btf_dedup_types t = { .first = HDR_WORDS };
 
-		while (f->nr_types == done && !f->stop)
-			pthread_cond_wait(&f->wake, &f->lock);
-		if (f->nr_types == done)
-			break;
-		t.nr_types = done = f->nr_types;
+		t.nr_types = f->done = f->nr_types;
 		t.len = f->len - HDR_WORDS;
 		pthread_mutex_unlock(&f->lock);
 
@@ -576,34 +579,29 @@ static void *follow(void *arg)
 
 		pthread_mutex_lock(&f->lock);
 	}
+	f->busy = false;
 	pthread_mutex_unlock(&f->lock);
-	return NULL;
 }
 
-/* The types merged so far to the follower. */
+/* The types merged so far to the follower (its next turn takes them). */
 static void follower_publish(struct btf_merge_follower *f, const struct btf_merge_block *b)
 {
 	pthread_mutex_lock(&f->lock);
 	f->nr_types = b->nr_types;
 	f->len = b->len;
-	pthread_cond_signal(&f->wake);
 	pthread_mutex_unlock(&f->lock);
 }
 
-/* The follower done with all it was given, and gone. */
+/* The follower done with all it was given (the rest on this thread: no
+ * other thread merges or follows any more), and gone. */
 static void follower_join(struct btf_merge *m)
 {
 	struct btf_merge_follower *f = m->cur.follower;
 
 	if (!f)
 		return;
-	pthread_mutex_lock(&f->lock);
-	f->stop = true;
-	pthread_cond_signal(&f->wake);
-	pthread_mutex_unlock(&f->lock);
-	pthread_join(f->thread, NULL);
+	btf_merge_follow(m);
 	m->cur.follower = NULL;
-	pthread_cond_destroy(&f->wake);
 	pthread_mutex_destroy(&f->lock);
 	pthread_mutex_destroy(&f->block_lock);
 	free(f);
@@ -1154,17 +1152,6 @@ int btf_merge_dedup_early(struct btf_merge *m)
 	if (pthread_mutex_init(&f->block_lock, NULL))
 		goto fail;
 	if (pthread_mutex_init(&f->lock, NULL)) {
-		pthread_mutex_destroy(&f->block_lock);
-		goto fail;
-	}
-	if (pthread_cond_init(&f->wake, NULL)) {
-		pthread_mutex_destroy(&f->lock);
-		pthread_mutex_destroy(&f->block_lock);
-		goto fail;
-	}
-	if (pthread_create(&f->thread, NULL, follow, f)) {
-		pthread_cond_destroy(&f->wake);
-		pthread_mutex_destroy(&f->lock);
 		pthread_mutex_destroy(&f->block_lock);
 		goto fail;
 	}

@@ -191,8 +191,8 @@ struct btf_merge {
 	size_t nr_tidx, cap_tidx;
 	size_t last_direct;	/* word of the last type added directly, or 0 */
 	/* NULL, or our dedup's first phases, run on each fragment's types
-	 * as they are added (btf_merge_dedup_early()): by the follower
-	 * thread (cur.follower) */
+	 * as they are added (btf_merge_dedup_early()): in the follower's
+	 * turns (cur.follower, btf_merge_follow()) */
 	struct btf_dedup_incr *dedup_incr;
 };
 
@@ -213,14 +213,22 @@ int btf_merge_expect_types(struct btf_merge *m, size_t nr_types);
  * With prededup and final ids, no base, before the first btf_merge_add():
  * btf_merge_finish_dedup() will be our dedup, and its primitive and struct
  * phases run on the fragments' types as they are merged (see
- * btf_dedup_incr_add()), on a thread of their own (the follower), while
- * the workers encode the later units and the caller merges them. The
- * follower reads only records merged before (a move of the block takes
- * its lock); btf_merge_finish_dedup() and btf_merge_deinit() join it.
- * Returns 0, or -1 when out of memory or no thread could be started (then
- * the dedup runs after the merge, all at once).
+ * btf_dedup_incr_add()) in the follower's turns: btf_merge_follow(),
+ * called by any thread while the others encode the later units and merge
+ * them. The follower reads only records merged before (a move of the
+ * block takes its lock); btf_merge_finish_dedup() and btf_merge_deinit()
+ * run what is left of it on the calling thread. Returns 0, or -1 when out
+ * of memory (then the dedup runs after the merge, all at once).
  */
 int btf_merge_dedup_early(struct btf_merge *m);
+
+/*
+ * The follower's turn: the dedup's first phases on the types merged since
+ * the last turn, on the calling thread, beside btf_merge_add() on another
+ * one. Returns at once when another thread has the turn (it looks for new
+ * types once more before it gives the turn back) or there is no follower.
+ */
+void btf_merge_follow(struct btf_merge *m);
 
 /*
  * Append R's types (and, when the current block is full, hand it to the

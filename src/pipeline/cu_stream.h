@@ -2,7 +2,8 @@
 /*
  * pipeline/cu_stream.h: every unit of a dw_file decoded in parallel
  * (load_cu on the worker pool) and handed to a consumer strictly in unit
- * order, on the calling thread.
+ * order, one unit at a time, on whichever of the pool's threads has the
+ * consumer's turn (see pool.h).
  */
 #ifndef D2B_PIPELINE_CU_STREAM_H
 #define D2B_PIPELINE_CU_STREAM_H

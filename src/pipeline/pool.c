@@ -1,31 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The worker pool: N threads produce items, the calling thread consumes them
- * in item order.
+ * The worker pool: N threads (the calling thread one of them) produce items
+ * in parallel and consume them in item order, one at a time.
  *
  *                 ticket counter (next)
- *                        │  a worker takes item i only when
+ *                        │  a thread takes item i only when
  *                        ▼  i < consumed + window
  *   items  ... [c] [c+1] [c+2] ... [c+window-1] │ [c+window] ...
  *               ▲   ready  busy      ready      │   must wait
  *               │
- *            consumer (the calling thread) waits for slot[c % window]
+ *            the consumer's turn: whoever holds it consumes slot[c % window]
  *
  * Every item in [consumed, next) owns slot[item % window]: the window bound
- * makes those slots distinct, so a worker can publish its result without
+ * makes those slots distinct, so a thread can publish its result without
  * searching. The mutex protects only the counters, the slots and the first
- * error; produce(), consume() and discard() always run with it released.
+ * error; produce(), consume(), follow() and discard() always run
+ * with it released.
  *
- * Two condition variables, no polling:
- *   - work_cv: a worker waits for the window to move (signalled once per
- *     consumed item, since each consumption opens exactly one ticket; and
- *     broadcast when the last ticket is taken, so idle workers exit);
- *   - ready_cv: the consumer waits for the result of item `consumed` (only
- *     the worker that publishes that item signals it).
- * On the first error both are broadcast and `stop` is set: workers take no
- * new ticket, the consumer stops waiting, and after all workers are joined the
- * calling thread discards every result still sitting in a slot. So discard()
- * too runs on the calling thread only.
+ * No thread is there only to consume: the consumer's turn goes to whichever
+ * thread finds item `consumed` ready (under the lock), most often the one
+ * that has just produced it. The holder consumes while the next item is
+ * ready, then gives the turn back (it looked under the lock, so a result
+ * published meanwhile is either seen by it or by its publisher), runs
+ * follow() and takes a ticket again. A thread waits (cv) only when the window is full and the
+ * turn is someone else's or the next item is still being produced: it is
+ * woken when an item is consumed, on the first error, and at the end. A
+ * dedicated consumer thread on top of N workers cost one sleep and one
+ * wake-up (a futex call, an inter-processor interrupt, a context switch) per
+ * item on each side, and on as many cores as workers it took CPU from them.
+ *
+ * On the first error `stop` is set and cv broadcast: nobody takes a ticket
+ * or the turn again; after the other threads are joined, the calling thread
+ * discards every result still sitting in a slot. So discard() runs on the
+ * calling thread only.
  */
 #define _GNU_SOURCE
 #include "pipeline/pool.h"
@@ -39,7 +46,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Workers get at least this much stack: the CU decoder nests as deep as the
+/* Threads get at least this much stack: the CU decoder nests as deep as the
  * DIE tree, and a RLIMIT_STACK of "unlimited" leaves glibc's 2 MiB default. */
 #define POOL_MIN_STACK (8u << 20)
 
@@ -56,12 +63,12 @@ struct pool {
 	void *ctx;
 
 	pthread_mutex_t lock;
-	pthread_cond_t work_cv;
-	pthread_cond_t ready_cv;
+	pthread_cond_t cv;
 	/* Protected by lock. */
 	size_t next;			/* next ticket to hand out */
 	size_t consumed;		/* items 0..consumed-1 are consumed */
 	size_t max_alive;
+	unsigned waiting;		/* threads in pthread_cond_wait(cv) */
 	bool stop;
 	struct d2b_error first_err;
 	struct pool_slot *slots;	/* window entries */
@@ -80,70 +87,31 @@ static void pool_fail_locked(struct pool *p, const struct d2b_error *e,
 				      item);
 	}
 	p->stop = true;
-	pthread_cond_broadcast(&p->work_cv);
-	pthread_cond_broadcast(&p->ready_cv);
+	pthread_cond_broadcast(&p->cv);
 }
 
-static void *pool_worker(void *arg)
+static bool next_ready_locked(const struct pool *p)
 {
-	struct pool *p = arg;
-
-	for (;;) {
-		struct d2b_error e = { 0 };
-		void *result = NULL;
-		size_t item;
-		int rc;
-
-		pthread_mutex_lock(&p->lock);
-		while (!p->stop && p->next < p->nr_items &&
-		       p->next - p->consumed >= p->window)
-			pthread_cond_wait(&p->work_cv, &p->lock);
-		if (p->stop || p->next >= p->nr_items) {
-			pthread_mutex_unlock(&p->lock);
-			return NULL;
-		}
-		item = p->next++;
-		if (p->next - p->consumed > p->max_alive)
-			p->max_alive = p->next - p->consumed;
-		/* No ticket left: release every worker still waiting for one
-		 * (consumptions only signal one waiter each). */
-		if (p->next == p->nr_items)
-			pthread_cond_broadcast(&p->work_cv);
-		pthread_mutex_unlock(&p->lock);
-
-		rc = p->ops->produce(p->ctx, item, &result, &e);
-
-		pthread_mutex_lock(&p->lock);
-		if (rc) {
-			pool_fail_locked(p, &e, "produce", item);
-			pthread_mutex_unlock(&p->lock);
-			return NULL;
-		}
-		/* Published even after a stop: the calling thread discards it. */
-		p->slots[item % p->window].result = result;
-		p->slots[item % p->window].ready = true;
-		if (item == p->consumed)
-			pthread_cond_signal(&p->ready_cv);
-		pthread_mutex_unlock(&p->lock);
-	}
+	return p->consumed < p->nr_items &&
+	       p->slots[p->consumed % p->window].ready;
 }
 
-/* The calling thread's half: consume in order until done or stopped. */
-static void pool_consume_all(struct pool *p)
+/*
+ * The consumer's turn, taken with the lock held: consume while the next item
+ * is ready. Returns with the lock held and the turn given back. The turn
+ * needs no flag of its own: the item being consumed is no longer ready and
+ * `consumed` moves past it only under the lock, in the same hold that looks
+ * at the next item, so nobody else finds an item to consume meanwhile.
+ */
+static void consume_ready_locked(struct pool *p)
 {
-	pthread_mutex_lock(&p->lock);
-	while (p->consumed < p->nr_items) {
+	while (!p->stop && next_ready_locked(p)) {
 		struct pool_slot *s = &p->slots[p->consumed % p->window];
 		struct d2b_error e = { 0 };
 		size_t item = p->consumed;
-		void *result;
+		void *result = s->result;
 		int rc;
 
-		while (!p->stop && !s->ready)
-			pthread_cond_wait(&p->ready_cv, &p->lock);
-		if (p->stop)
-			break;
-		result = s->result;
 		s->result = NULL;
 		s->ready = false;
 		pthread_mutex_unlock(&p->lock);
@@ -157,9 +125,61 @@ static void pool_consume_all(struct pool *p)
 		}
 		/* The result is the consumer's now: its ticket is free. */
 		p->consumed++;
-		pthread_cond_signal(&p->work_cv);
+		if (p->consumed == p->nr_items)
+			pthread_cond_broadcast(&p->cv);	/* the end: all leave */
+		else if (p->waiting)
+			pthread_cond_signal(&p->cv);	/* one more ticket */
+	}
+}
+
+static void *pool_thread(void *arg)
+{
+	struct pool *p = arg;
+
+	pthread_mutex_lock(&p->lock);
+	while (!p->stop && p->consumed < p->nr_items) {
+		struct d2b_error e = { 0 };
+		void *result = NULL;
+		size_t item;
+		int rc;
+
+		if (next_ready_locked(p)) {
+			consume_ready_locked(p);
+			if (p->ops->follow && !p->stop) {
+				pthread_mutex_unlock(&p->lock);
+				rc = p->ops->follow(p->ctx, &e);
+				pthread_mutex_lock(&p->lock);
+				if (rc)
+					pool_fail_locked(p, &e, "follow", p->consumed);
+			}
+			continue;
+		}
+		if (p->next >= p->nr_items || p->next - p->consumed >= p->window) {
+			/* Nothing to take: the turn is busy or the next item is
+			 * in the making, and the window is full or all handed out. */
+			p->waiting++;
+			pthread_cond_wait(&p->cv, &p->lock);
+			p->waiting--;
+			continue;
+		}
+		item = p->next++;
+		if (p->next - p->consumed > p->max_alive)
+			p->max_alive = p->next - p->consumed;
+		pthread_mutex_unlock(&p->lock);
+
+		rc = p->ops->produce(p->ctx, item, &result, &e);
+
+		pthread_mutex_lock(&p->lock);
+		if (rc) {
+			pool_fail_locked(p, &e, "produce", item);
+			break;
+		}
+		/* Published even after a stop: the calling thread discards it. */
+		p->slots[item % p->window].result = result;
+		p->slots[item % p->window].ready = true;
 	}
 	pthread_mutex_unlock(&p->lock);
+	return NULL;
 }
 
 static int pool_run_inline(size_t nr_items, const struct pool_ops *ops,
@@ -182,6 +202,11 @@ static int pool_run_inline(size_t nr_items, const struct pool_ops *ops,
 				d2b_error_set(&e, "worker pool: consume of item %zu failed", i);
 			return d2b_error_set(err, "%s", e.msg);
 		}
+		if (ops->follow && ops->follow(ctx, &e)) {
+			if (!e.set)
+				d2b_error_set(&e, "worker pool: follow of item %zu failed", i);
+			return d2b_error_set(err, "%s", e.msg);
+		}
 	}
 	return 0;
 }
@@ -202,7 +227,7 @@ int pool_run(size_t nr_items, unsigned threads, size_t window,
 	struct pool p;
 	pthread_t *tids;
 	pthread_attr_t attr;
-	unsigned started = 0;
+	unsigned created = 0;
 	int rc = 0;
 
 	if (stats) {
@@ -218,7 +243,7 @@ int pool_run(size_t nr_items, unsigned threads, size_t window,
 		window = 2 * (size_t)threads;
 	if (window > nr_items)	/* never more slots than items */
 		window = nr_items;
-	if (threads > window)	/* extra workers would only sleep */
+	if (threads > window)	/* extra threads would only sleep */
 		threads = (unsigned)window;
 
 	memset(&p, 0, sizeof(p));
@@ -234,36 +259,23 @@ int pool_run(size_t nr_items, unsigned threads, size_t window,
 		return d2b_error_oom(err);
 	}
 	pthread_mutex_init(&p.lock, NULL);
-	pthread_cond_init(&p.work_cv, NULL);
-	pthread_cond_init(&p.ready_cv, NULL);
+	pthread_cond_init(&p.cv, NULL);
 
+	/* THREADS - 1 more threads: the calling thread is one of the pool.
+	 * Fewer, if the system refuses some: the calling thread alone still
+	 * gets through. */
 	pool_attr_init(&attr);
-	for (unsigned i = 0; i < threads; i++) {
-		int e = pthread_create(&tids[i], &attr, pool_worker, &p);
-
-		if (e) {
-			/* Carry on with fewer workers; none at all is fatal. */
-			if (started == 0) {
-				pthread_mutex_lock(&p.lock);
-				d2b_error_set(&p.first_err,
-					      "worker pool: cannot create a thread: %s",
-					      strerror(e));
-				p.stop = true;
-				pthread_mutex_unlock(&p.lock);
-			}
-			break;
-		}
-		started++;
-	}
+	while (created + 1 < threads &&
+	       pthread_create(&tids[created], &attr, pool_thread, &p) == 0)
+		created++;
 	pthread_attr_destroy(&attr);
 
-	if (started)
-		pool_consume_all(&p);
-	for (unsigned i = 0; i < started; i++)
+	pool_thread(&p);
+	for (unsigned i = 0; i < created; i++)
 		pthread_join(tids[i], NULL);
 
-	/* Every thread is gone: no lock needed any more. Whatever results are
-	 * still in slots were produced and never consumed. */
+	/* Every other thread is gone: no lock needed any more. Whatever results
+	 * are still in slots were produced and never consumed. */
 	for (size_t i = 0; i < window; i++) {
 		if (p.slots[i].ready && ops->discard)
 			ops->discard(ctx, p.slots[i].result);
@@ -272,11 +284,10 @@ int pool_run(size_t nr_items, unsigned threads, size_t window,
 		rc = d2b_error_set(err, "%s", p.first_err.msg);
 
 	if (stats) {
-		stats->threads_started = started;
+		stats->threads_started = created + 1;
 		stats->max_alive = p.max_alive;
 	}
-	pthread_cond_destroy(&p.ready_cv);
-	pthread_cond_destroy(&p.work_cv);
+	pthread_cond_destroy(&p.cv);
 	pthread_mutex_destroy(&p.lock);
 	free(p.slots);
 	free(tids);

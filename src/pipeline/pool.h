@@ -2,10 +2,14 @@
 /*
  * pipeline/: the worker pool with ordered delivery.
  *
- *   item 0 1 2 3 4 5 ...        produce(i) runs on any worker, in parallel
- *        │ │ │ │                 at most `window` items produced but not yet
- *        ▼ ▼ ▼ ▼                 consumed are alive at once (default 2 × threads)
- *   consume(0), consume(1), ...  strictly in item order, on the calling thread
+ *   item 0 1 2 3 4 5 ...        produce(i) runs on any of the pool's threads
+ *        │ │ │ │                 (the calling thread is one), in parallel; at
+ *        ▼ ▼ ▼ ▼                 most `window` items produced but not yet
+ *                                consumed are alive (default 2 × threads)
+ *   consume(0), consume(1), ...  strictly in item order, one at a time, on
+ *                                whichever thread's turn it is (the lock
+ *                                handing the turn over orders their memory)
+ *   follow()                     after a thread's turn, beside the next ones
  *
  * The first error (from produce or consume) stops the pool: no new item is
  * started, results not yet consumed are released with discard(), and the first
@@ -22,14 +26,21 @@
 struct pool_ops {
 	/* Runs on a worker. Returns 0 with *result set, or -1 with err set. */
 	int (*produce)(void *ctx, size_t item, void **result, struct d2b_error *err);
-	/* Runs on the calling thread, in item order. Owns result afterwards. */
+	/* Runs in item order, never two at once, on any of the pool's
+	 * threads. Owns result afterwards. */
 	int (*consume)(void *ctx, size_t item, void *result, struct d2b_error *err);
+	/* Optional: runs on a thread that has just consumed, once it gave the
+	 * consumer's turn back, so beside later consume() and produce() calls
+	 * (it does its own locking against them): work that follows the
+	 * consumed items (and its own turn, if it must not run twice at once).
+	 * Inline, after each consume(). Returns 0, or -1 with err set. */
+	int (*follow)(void *ctx, struct d2b_error *err);
 	/* Releases a result that will not be consumed (after an error). */
 	void (*discard)(void *ctx, void *result);
 };
 
 struct pool_stats {
-	unsigned threads_started;	/* worker threads actually created */
+	unsigned threads_started;	/* threads that ran (the caller's one) */
 	size_t max_alive;		/* most results alive at once */
 };
 

@@ -2,7 +2,8 @@
 /*
  * Unit tests of pipeline/pool.c: ordered delivery, the window bound, stopping
  * on the first error (from produce or consume), discard() of every result
- * left over, the inline mode and the statistics; then pipeline/cu_stream.c
+ * left over, consume() never running twice at once, follow() after the
+ * last consume, the inline mode and the statistics; then pipeline/cu_stream.c
  * on real files (this program's own DWARF, and a fixture with type units
  * compiled at run time when a C compiler is there). Clean under
  * -DD2B_SANITIZE=thread and =address (results are heap objects, so a result
@@ -48,12 +49,19 @@ struct tctx {
 	atomic_size_t max_started_item;	/* highest item + 1 that produce saw */
 	atomic_size_t produce_on_caller;
 	atomic_size_t discard_off_caller;
+	atomic_size_t consuming;	/* threads inside consume() */
+	atomic_size_t overlaps;		/* a consume() met another one */
+	atomic_size_t consume_on_caller;
+	atomic_size_t consume_off_caller;
+	atomic_size_t follow_calls;
+	atomic_size_t follow_saw;	/* most consume calls a follow() saw */
+	atomic_size_t consumed_done;	/* consume calls returned */
 
-	/* Touched by the calling thread only. */
+	/* Touched by whoever has the consumer's turn (one at a time, ordered
+	 * by the pool's lock). */
 	size_t consume_calls;
 	size_t next_expected;
 	size_t out_of_order;
-	size_t consume_off_caller;
 	size_t bad_results;
 };
 
@@ -71,6 +79,13 @@ static void tctx_init(struct tctx *t)
 	atomic_init(&t->max_started_item, 0);
 	atomic_init(&t->produce_on_caller, 0);
 	atomic_init(&t->discard_off_caller, 0);
+	atomic_init(&t->consuming, 0);
+	atomic_init(&t->overlaps, 0);
+	atomic_init(&t->consume_on_caller, 0);
+	atomic_init(&t->consume_off_caller, 0);
+	atomic_init(&t->follow_calls, 0);
+	atomic_init(&t->follow_saw, 0);
+	atomic_init(&t->consumed_done, 0);
 }
 
 static uint32_t hash32(uint32_t x)
@@ -133,9 +148,13 @@ static int t_consume(void *ctx, size_t item, void *result, struct d2b_error *err
 	struct result *r = result;
 	int rc = 0;
 
+	if (atomic_fetch_add(&t->consuming, 1) != 0)
+		atomic_fetch_add(&t->overlaps, 1);
 	t->consume_calls++;
-	if (!pthread_equal(pthread_self(), t->caller))
-		t->consume_off_caller++;
+	if (pthread_equal(pthread_self(), t->caller))
+		atomic_fetch_add(&t->consume_on_caller, 1);
+	else
+		atomic_fetch_add(&t->consume_off_caller, 1);
 	if (item != t->next_expected)
 		t->out_of_order++;
 	t->next_expected = item + 1;
@@ -152,7 +171,21 @@ static int t_consume(void *ctx, size_t item, void *result, struct d2b_error *err
 		r->magic = 0;
 	free(r);
 	atomic_fetch_sub(&t->alive, 1);
+	atomic_fetch_add(&t->consumed_done, 1);
+	atomic_fetch_sub(&t->consuming, 1);
 	return rc;
+}
+
+/* Counts the calls; remembers the most consumptions one of them saw done
+ * (each consume ends before its thread's follow starts). */
+static int t_follow(void *ctx, struct d2b_error *err)
+{
+	struct tctx *t = ctx;
+
+	(void)err;
+	atomic_fetch_add(&t->follow_calls, 1);
+	atomic_max(&t->follow_saw, atomic_load(&t->consumed_done));
+	return 0;
 }
 
 static void t_discard(void *ctx, void *result)
@@ -175,11 +208,14 @@ static const struct pool_ops t_ops = {
 	.produce = t_produce,
 	.consume = t_consume,
 	.discard = t_discard,
+	.follow = t_follow,
 };
 
 /* Invariants of every run: what was produced was consumed or discarded,
- * consumption happened in order on the calling thread, production (with
- * threads) never on it, and nothing is left alive. */
+ * consumption happened in order and never two at once, discard on the
+ * calling thread, nothing is left alive, and after a run that consumed
+ * everything a follow() started after the last consume(). Inline, all of it
+ * on the calling thread. */
 static void check_common(const char *what, struct tctx *t, bool threaded)
 {
 	size_t produced = atomic_load(&t->produced);
@@ -191,19 +227,48 @@ static void check_common(const char *what, struct tctx *t, bool threaded)
 	CHECK(t->out_of_order == 0, "%s: %zu items out of order", what,
 	      t->out_of_order);
 	CHECK(t->bad_results == 0, "%s: %zu bad results", what, t->bad_results);
-	CHECK(t->consume_off_caller == 0, "%s: consume ran on a worker %zu times",
-	      what, t->consume_off_caller);
+	CHECK(atomic_load(&t->overlaps) == 0, "%s: consume ran twice at once %zu times",
+	      what, atomic_load(&t->overlaps));
 	CHECK(atomic_load(&t->discard_off_caller) == 0,
-	      "%s: discard ran on a worker", what);
+	      "%s: discard ran off the calling thread", what);
 	CHECK(atomic_load(&t->alive) == 0, "%s: %zu results still alive", what,
 	      atomic_load(&t->alive));
-	if (threaded)
-		CHECK(atomic_load(&t->produce_on_caller) == 0,
-		      "%s: produce ran on the calling thread %zu times", what,
-		      atomic_load(&t->produce_on_caller));
-	else
+	if (discarded == 0 && t->fail_produce_at == NONE && t->fail_consume_at == NONE)
+		CHECK(atomic_load(&t->follow_saw) == t->consume_calls,
+		      "%s: the last follow saw %zu of %zu consumed", what,
+		      atomic_load(&t->follow_saw), t->consume_calls);
+	if (!threaded) {
 		CHECK(atomic_load(&t->produce_on_caller) == atomic_load(&t->started),
 		      "%s: inline produce ran off the calling thread", what);
+		CHECK(atomic_load(&t->consume_off_caller) == 0,
+		      "%s: inline consume ran off the calling thread", what);
+	}
+}
+
+/* The calling thread is one of the pool's: with enough items it produces
+ * and takes the consumer's turn too, and so do the others. */
+static void test_caller_works(void)
+{
+	struct tctx t;
+	struct pool_stats st = { 0, 0 };
+	struct d2b_error err = { 0 };
+	int rc;
+
+	tctx_init(&t);
+	t.produce_max_us = 200;
+	rc = pool_run(400, 2, 0, &t_ops, &t, &st, &err);
+	CHECK(rc == 0, "caller works: rc %d (%s)", rc, err.msg);
+	CHECK(st.threads_started == 2, "caller works: threads_started %u", st.threads_started);
+	CHECK(atomic_load(&t.produce_on_caller) > 0 &&
+	      atomic_load(&t.produce_on_caller) < 400,
+	      "caller works: the caller produced %zu of 400",
+	      atomic_load(&t.produce_on_caller));
+	CHECK(atomic_load(&t.consume_on_caller) > 0 &&
+	      atomic_load(&t.consume_off_caller) > 0,
+	      "caller works: consumed %zu on the caller, %zu off it",
+	      atomic_load(&t.consume_on_caller), atomic_load(&t.consume_off_caller));
+	CHECK(atomic_load(&t.follow_calls) >= 1, "caller works: follow never ran");
+	check_common("caller works", &t, true);
 }
 
 /* 200 items, 4 threads, random produce delays: all consumed, in order, and
@@ -488,25 +553,29 @@ static void test_edges(void)
 /* ---- cu_stream: load_cu on the pool, delivered in unit order ---------- */
 
 struct cs_ctx {
-	pthread_t caller;
 	uint32_t *seen;			/* cu->index of each delivery */
 	size_t nr_seen, cap;
 	size_t fail_at;			/* NONE or the delivery that fails */
-	size_t off_caller;
+	atomic_int inside;		/* threads in cs_consume */
+	atomic_int overlaps;		/* a delivery met another one */
 };
 
 static int cs_consume(void *ctx, struct cu_model *cu, struct d2b_error *err)
 {
 	struct cs_ctx *c = ctx;
+	int rc = 0;
 
-	if (!pthread_equal(pthread_self(), c->caller))
-		c->off_caller++;
-	if (c->nr_seen == c->fail_at)
-		return d2b_error_set(err, "test: consumer stops at CU %u", cu->index);
-	if (c->nr_seen < c->cap)
-		c->seen[c->nr_seen] = cu->index;
-	c->nr_seen++;
-	return 0;
+	if (atomic_fetch_add(&c->inside, 1))
+		atomic_fetch_add(&c->overlaps, 1);
+	if (c->nr_seen == c->fail_at) {
+		rc = d2b_error_set(err, "test: consumer stops at CU %u", cu->index);
+	} else {
+		if (c->nr_seen < c->cap)
+			c->seen[c->nr_seen] = cu->index;
+		c->nr_seen++;
+	}
+	atomic_fetch_sub(&c->inside, 1);
+	return rc;
 }
 
 /* Deliver every unit of PATH with 1 and 3 threads, with and without type
@@ -553,7 +622,7 @@ static void check_cu_stream_file(const char *path, bool expect_type_units)
 		size_t want = skip ? nr_cu : df.nr_units;
 
 		for (unsigned threads = 0; threads <= 3; threads += 3) {
-			struct cs_ctx c = { .caller = pthread_self(), .fail_at = NONE };
+			struct cs_ctx c = { .fail_at = NONE };
 			struct cu_stream_options o = { .threads = threads,
 						       .skip_type_units = skip };
 			struct pool_stats st = { 99, 99 };
@@ -567,7 +636,7 @@ static void check_cu_stream_file(const char *path, bool expect_type_units)
 			      threads, err.msg);
 			CHECK(c.nr_seen == want, "cu_stream %s skip=%d threads=%u: %zu units, want %zu",
 			      path, skip, threads, c.nr_seen, want);
-			CHECK(c.off_caller == 0, "cu_stream: consumer off the caller");
+			CHECK(atomic_load(&c.overlaps) == 0, "cu_stream: two deliveries at once");
 			CHECK(threads == 0 ? st.threads_started == 0 : st.threads_started >= 1,
 			      "cu_stream threads=%u: %u started", threads, st.threads_started);
 			for (size_t i = 0; i < c.nr_seen && i < c.cap; i++) {
@@ -599,7 +668,7 @@ static void check_cu_stream_file(const char *path, bool expect_type_units)
 	/* The consumer fails at the second unit: the error comes back, and
 	 * under ASan every undelivered cu_model must have been destroyed. */
 	if (nr_cu >= 2) {
-		struct cs_ctx c = { .caller = pthread_self(), .fail_at = 1 };
+		struct cs_ctx c = { .fail_at = 1 };
 		struct cu_stream_options o = { .threads = 2, .skip_type_units = true };
 		int rc;
 
@@ -658,6 +727,7 @@ int main(void)
 {
 	alarm(60);	/* a deadlock is a failure, not a hung test run */
 	test_ordering();
+	test_caller_works();
 	test_window();
 	test_contention();
 	test_produce_error();
