@@ -91,7 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!sel || !pf || (so.class_names && !psel))
 		goto out_dwarf;
 	for (size_t i = 0; i < df.nr_units; i++) {
-		struct cu_model *cu = load_cu(&df, i, &lopts, &err);
+		struct cu_model *cu = load_cu(&df, i, &lopts, NULL, &err);
 
 		if (!cu) {
 			failed = true;
@@ -119,7 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* -C: the partial loads print what the full ones printed */
 	for (size_t i = 0; psel && !pfailed && i < df.nr_units && !pahole_select_done(psel); i++) {
 		struct d2b_error perr = { 0 };
-		struct cu_model *cu = load_cu(&df, i, &popts, &perr);
+		struct cu_model *cu = load_cu(&df, i, &popts, NULL, &perr);
 
 		fuzz_check_error(&perr);
 		if (!cu || pahole_select_cu(psel, cu, &ptext, &perr))

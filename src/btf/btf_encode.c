@@ -1289,6 +1289,9 @@ struct file_enc {
 	struct key_check *check;	/* check_model_keys */
 	/* the consumed units' DWARF, read: its pages need not stay in our RSS */
 	struct dw_release release;
+	/* each pool thread's copy of the unit it loads (the model, which may
+	 * point into it, is gone when produce() returns) */
+	struct dw_unit_buf *unit_bufs;
 };
 
 static long peak_rss_kb(void)
@@ -1298,13 +1301,14 @@ static long peak_rss_kb(void)
 	return getrusage(RUSAGE_SELF, &ru) ? -1 : ru.ru_maxrss;
 }
 
-static int produce(void *arg, size_t item, void **result, struct d2b_error *err)
+static int produce(void *arg, size_t item, unsigned thread, void **result,
+		   struct d2b_error *err)
 {
 	struct file_enc *fe = arg;
 	size_t unit = fe->units[item];
 	double t0 = now_s(CLOCK_THREAD_CPUTIME_ID);
 	struct btf_fragment *frag;
-	struct cu_model *cu = load_cu(fe->df, unit, &fe->load, err);
+	struct cu_model *cu = load_cu(fe->df, unit, &fe->load, &fe->unit_bufs[thread], err);
 
 	if (!cu)
 		return d2b_error_at(err, fe->df->path, ".debug_info", fe->df->units[unit].offset,
@@ -1440,6 +1444,14 @@ out:
 	fe->stats->merge_s += now_s(CLOCK_MONOTONIC) - t0;
 	fe->stats->merge_cpu_s += now_s(CLOCK_THREAD_CPUTIME_ID) - c0;
 	return rc;
+}
+
+static void unit_bufs_free(struct file_enc *fe, unsigned threads)
+{
+	for (unsigned i = 0; fe->unit_bufs && i < threads; i++)
+		dw_unit_buf_free(&fe->unit_bufs[i]);
+	free(fe->unit_bufs);
+	fe->unit_bufs = NULL;
 }
 
 static void discard(void *arg, void *result)
@@ -1661,7 +1673,13 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	 * 32 slots alike; fragments are small, the units' models are freed
 	 * by the workers: peak RSS +1 MiB) */
 	threads = opts->threads ? opts->threads : 1;
+	fe.unit_bufs = calloc(threads, sizeof(*fe.unit_bufs));
+	if (!fe.unit_bufs) {
+		d2b_error_oom(err);
+		goto fail;
+	}
 	rc = pool_run(nr, threads, 4 * (size_t)threads, &ops, &fe, &ps, err);
+	unit_bufs_free(&fe, threads);
 	/* no worker reads the key table now: the tables it outgrew go */
 	btf_merge_release_old_tables(&fe.merge);
 	stats->parallel_s = now_s(CLOCK_MONOTONIC) - t0;

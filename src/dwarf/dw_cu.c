@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* dw_cu: a unit opened for decoding: abbreviation table and root-DIE bases. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 
 #include "dwarf/dw_form.h"
 #include "dwarf/dw_read.h"
+#include "util/bigbuf.h"
 
 int dw_error(const struct dw_cu *cu, const uint8_t *at, struct d2b_error *err,
 	     const char *fmt, ...)
@@ -216,7 +218,7 @@ uint8_t *dw_cu_abbrev_flags(const struct dw_cu *cu, bool (*pred)(unsigned tag), 
 static int read_bases(struct dw_cu *cu, struct d2b_error *err)
 {
 	const struct dw_unit *u = cu->unit;
-	const uint8_t *p = cu->sec->data + u->first_die, *end = cu->sec->data + u->end;
+	const uint8_t *p = dw_cu_at(cu, u->first_die), *end = dw_cu_at(cu, u->end);
 	const struct dw_abbrev *ab;
 	uint64_t code;
 
@@ -235,7 +237,7 @@ static int read_bases(struct dw_cu *cu, struct d2b_error *err)
 		return 0;
 	ab = dw_cu_abbrev(cu, code);
 	if (!ab)
-		return dw_error(cu, cu->sec->data + u->first_die, err,
+		return dw_error(cu, dw_cu_at(cu, u->first_die), err,
 				"abbreviation code %llu does not exist", (unsigned long long)code);
 	for (unsigned i = 0; i < ab->nr_attrs; i++) {
 		const struct dw_abbrev_attr *aa = &ab->attrs[i];
@@ -281,7 +283,7 @@ static int read_bases(struct dw_cu *cu, struct d2b_error *err)
 		struct dw_die root = {
 			.offset = u->first_die,
 			.abbrev = ab,
-			.attrs = cu->sec->data + u->first_die,
+			.attrs = dw_cu_at(cu, u->first_die),
 		};
 		struct dw_attr a;
 		const uint8_t *q = root.attrs;
@@ -300,17 +302,56 @@ static int read_bases(struct dw_cu *cu, struct d2b_error *err)
 	return 0;
 }
 
-int dw_cu_open(struct dw_cu *cu, const struct dw_file *df, size_t unit,
-	       struct arena *arena, struct d2b_error *err)
+int dw_cu_open_copy(struct dw_cu *cu, const struct dw_file *df, size_t unit,
+		    struct dw_unit_buf *buf, struct arena *arena, struct d2b_error *err)
 {
+	const struct dw_unit *u;
+	size_t n;
+
 	memset(cu, 0, sizeof(*cu));
 	if (unit >= df->nr_units)
 		return d2b_error_set(err, "%s: unit %zu does not exist", df->path, unit);
 	cu->file = df;
-	cu->unit = &df->units[unit];
-	cu->sec = &df->sec[cu->unit->section];
+	cu->unit = u = &df->units[unit];
+	cu->sec = &df->sec[u->section];
 	cu->arena = arena;
+	cu->bytes = cu->sec->data + u->offset;
+	cu->bytes_off = u->offset;
+	n = u->end - u->offset;
+	if (buf && df->elf && elf_file_is_mapped(df->elf, cu->bytes, n)) {
+		if (n > buf->cap) {
+			/* 4 MiB first: two huge pages hold most units */
+			size_t cap = buf->cap ? buf->cap : 4u << 20;
+			uint8_t *p;
+
+			while (cap < n)
+				cap *= 2;
+			p = bigbuf_resize(buf->data, buf->cap, cap);
+			if (!p)
+				return d2b_error_oom(err);
+			buf->data = p;
+			buf->cap = cap;
+		}
+		if (elf_file_read(df->elf, cu->bytes, buf->data, n))
+			return d2b_error_at(err, df->path, cu->sec->name, u->offset,
+					    "cannot read unit %zu (%zu bytes): %s", unit, n,
+					    strerror(errno));
+		cu->bytes = buf->data;
+	}
 	if (parse_abbrevs(cu, err))
 		return -1;
 	return read_bases(cu, err);
+}
+
+int dw_cu_open(struct dw_cu *cu, const struct dw_file *df, size_t unit,
+	       struct arena *arena, struct d2b_error *err)
+{
+	return dw_cu_open_copy(cu, df, unit, NULL, arena, err);
+}
+
+void dw_unit_buf_free(struct dw_unit_buf *buf)
+{
+	bigbuf_free(buf->data, buf->cap);
+	buf->data = NULL;
+	buf->cap = 0;
 }

@@ -9,8 +9,8 @@ void dw_cursor_init(struct dw_cursor *c, const struct dw_cu *cu)
 {
 	memset(c, 0, sizeof(*c));
 	c->cu = cu;
-	c->pos = cu->sec->data + cu->unit->first_die;
-	c->end = cu->sec->data + cu->unit->end;
+	c->pos = dw_cu_at(cu, cu->unit->first_die);
+	c->end = dw_cu_at(cu, cu->unit->end);
 }
 
 int dw_cursor_init_at(struct dw_cursor *c, const struct dw_cu *cu,
@@ -20,7 +20,7 @@ int dw_cursor_init_at(struct dw_cursor *c, const struct dw_cu *cu,
 	if (off < cu->unit->first_die || off >= cu->unit->end)
 		return dw_error(cu, NULL, err, "DIE offset 0x%llx is outside the unit",
 				(unsigned long long)off);
-	c->pos = cu->sec->data + off;
+	c->pos = dw_cu_at(cu, off);
 	return 0;
 }
 
@@ -125,7 +125,7 @@ int dw_cursor_next(struct dw_cursor *c, struct dw_die *die, struct d2b_error *er
 		 * stores landed (a store-forwarding stall, ~a third of this
 		 * function's time) */
 		struct dw_die d = {
-			.offset = (uint64_t)(at - cu->sec->data),
+			.offset = dw_cu_offset_of(cu, at),
 			.abbrev = ab,
 			.attrs = p,
 			.depth = depth,
@@ -200,8 +200,8 @@ int dw_cursor_skip_children(struct dw_cursor *c, struct d2b_error *err)
 	}
 	c->last_children_skipped = true;
 	if (c->last_sibling > c->last.offset && c->last_sibling <= cu->unit->end &&
-	    cu->sec->data + c->last_sibling >= c->pos) {
-		c->pos = cu->sec->data + c->last_sibling;
+	    dw_cu_at(cu, c->last_sibling) >= c->pos) {
+		c->pos = dw_cu_at(cu, c->last_sibling);
 		return 0;
 	}
 	return skip_subtree(cu, &c->pos, c->end, NULL, &at, err) ? -1 : 0;
@@ -217,7 +217,7 @@ int dw_cursor_skip_children_if(struct dw_cursor *c, const uint8_t *allowed, uint
 		return 0;
 	/* no message: the decoder's walk reports what does not decode */
 	if (skip_subtree(c->cu, &pos, c->end, allowed, &at, NULL)) {
-		*stop = (uint64_t)(at - c->cu->sec->data);
+		*stop = dw_cu_offset_of(c->cu, at);
 		return 0;
 	}
 	c->pos = pos;
@@ -248,7 +248,7 @@ int dw_die_attrs(const struct dw_cu *cu, const struct dw_die *die,
 {
 	const uint8_t *p = die->attrs;
 
-	return decode_attrs(cu, die->abbrev, &p, cu->sec->data + cu->unit->end,
+	return decode_attrs(cu, die->abbrev, &p, dw_cu_at(cu, cu->unit->end),
 			    out, max, NULL, err);
 }
 
@@ -271,7 +271,7 @@ int dw_die_attr(const struct dw_cu *cu, const struct dw_die *die,
 		uint16_t name, struct dw_attr *out, struct d2b_error *err)
 {
 	const struct dw_abbrev *ab = die->abbrev;
-	const uint8_t *p = die->attrs, *end = cu->sec->data + cu->unit->end;
+	const uint8_t *p = die->attrs, *end = dw_cu_at(cu, cu->unit->end);
 
 	for (unsigned i = 0; i < ab->nr_attrs; i++) {
 		const struct dw_abbrev_attr *aa = &ab->attrs[i];

@@ -216,11 +216,52 @@ struct dw_cu {
 	bool has_loclists_base;
 	bool has_rnglists_base;
 	struct arena *arena;
+	/* The unit's bytes from its header on (section offset bytes_off,
+	 * i.e. unit->offset): in the file's mapping, or a copy in a
+	 * dw_unit_buf. Reach them by section offset with dw_cu_at(). */
+	const uint8_t *bytes;
+	uint64_t bytes_off;
 };
 
 /* Decode the abbreviation table of unit UNIT and the bases of its root DIE. */
 int dw_cu_open(struct dw_cu *cu, const struct dw_file *df, size_t unit,
 	       struct arena *arena, struct d2b_error *err);
+
+/*
+ * A buffer that one thread reuses for one unit's bytes after another. On
+ * a hypervisor with shadow or nested paging each page of the file's
+ * mapping costs a fault (fault-around maps 16 pages) and a TLB miss
+ * walked in two dimensions: reading .debug_info's 164 MB of a vmlinux
+ * through the mapping took 70 ms of faults, copying it unit by unit into
+ * the same few huge pages with pread 18 ms.
+ */
+struct dw_unit_buf {
+	uint8_t *data;
+	size_t cap;
+};
+
+void dw_unit_buf_free(struct dw_unit_buf *buf);
+
+/*
+ * dw_cu_open(), with the unit's bytes copied into BUF (grown as needed)
+ * when they are in the file's mapping (a section we decompressed is read
+ * in place). The bytes, and whatever points into them (DW_FORM_string
+ * names, DIE attributes), are valid until BUF is reused or freed.
+ */
+int dw_cu_open_copy(struct dw_cu *cu, const struct dw_file *df, size_t unit,
+		    struct dw_unit_buf *buf, struct arena *arena, struct d2b_error *err);
+
+/* The unit's byte at section offset OFF (unit->offset <= OFF <= unit->end). */
+static inline const uint8_t *dw_cu_at(const struct dw_cu *cu, uint64_t off)
+{
+	return cu->bytes + (off - cu->bytes_off);
+}
+
+/* Section offset of P, a pointer into the unit's bytes. */
+static inline uint64_t dw_cu_offset_of(const struct dw_cu *cu, const uint8_t *p)
+{
+	return cu->bytes_off + (uint64_t)(p - cu->bytes);
+}
 
 const struct dw_abbrev *dw_cu_abbrev(const struct dw_cu *cu, uint64_t code);
 /* PRED of each abbreviation's tag, by dw_abbrev.index (nr_abbrevs bytes,
@@ -456,7 +497,7 @@ static inline int dw_cursor_next_inline(struct dw_cursor *c, struct dw_die *die,
 		return dw_cursor_next(c, die, err);
 	}
 	struct dw_die d = {
-		.offset = (uint64_t)(p - cu->sec->data),
+		.offset = dw_cu_offset_of(cu, p),
 		.abbrev = ab,
 		.attrs = p + 1,
 		.depth = depth,

@@ -332,12 +332,19 @@ void elf_file_close(struct elf_file *ef)
 	free(ef);
 }
 
+bool elf_file_is_mapped(const struct elf_file *ef, const void *p, size_t n)
+{
+	uintptr_t map = (uintptr_t)ef->map, a = (uintptr_t)p;
+
+	return ef->map && ef->fd >= 0 && a >= map && n <= ef->size && a - map <= ef->size - n;
+}
+
 int elf_file_read(const struct elf_file *ef, const void *p, void *buf, size_t n)
 {
 	uintptr_t map = (uintptr_t)ef->map, a = (uintptr_t)p;
 	size_t done = 0;
 
-	if (!ef->map || ef->fd < 0 || a < map || n > ef->size || a - map > ef->size - n) {
+	if (!elf_file_is_mapped(ef, p, n)) {
 		memcpy(buf, p, n);
 		return 0;
 	}

@@ -86,6 +86,11 @@ void elf_file_release_pages(const struct elf_file *ef);
  */
 void elf_file_release_range(const struct elf_file *ef, const void *p, size_t len);
 
+/* Whether the N bytes at P lie in the file's mapping (not in memory we
+ * decompressed or were given): then elf_file_read() reads them from the
+ * file. */
+bool elf_file_is_mapped(const struct elf_file *ef, const void *p, size_t n);
+
 /*
  * Copy N bytes at P (inside a section's data) to BUF. Bytes in the file's
  * mapping are read with pread, not through the mapping: a few bytes here

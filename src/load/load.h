@@ -48,8 +48,12 @@ struct load_options {
  * or NULL when out of memory. */
 uint32_t *load_sort_type_names(const char *const *names, size_t n);
 
-/* Returns the unit's model, or NULL with err set. */
+/* Returns the unit's model, or NULL with err set. BUF: NULL to read the
+ * unit through the file's mapping, or a buffer of the calling thread's to
+ * copy it into first (dw_cu_open_copy()): the model then points into BUF
+ * (DW_FORM_string names), which must not be reused while it lives. */
 struct cu_model *load_cu(const struct dw_file *df, size_t unit,
-			 const struct load_options *opts, struct d2b_error *err);
+			 const struct load_options *opts, struct dw_unit_buf *buf,
+			 struct d2b_error *err);
 
 #endif

@@ -2657,7 +2657,7 @@ static struct lazy_die *lazy_find(struct loader *l, uint64_t off, bool *failed)
 	struct lazy *z = l->lazy;
 	size_t lo = 0, hi;
 
-	if (!z->done && off >= (uint64_t)(z->pos - l->dcu.sec->data)) {
+	if (!z->done && off >= dw_cu_offset_of(&l->dcu, z->pos)) {
 		z->stop_off = off;	/* past the DIE at OFF */
 		z->stop_depth = UINT32_MAX;
 		if (lazy_skim(l)) {
@@ -2758,7 +2758,7 @@ static int lazy_walk(struct loader *l, uint64_t off, uint64_t end)
 {
 	if (dw_cursor_init_at(&l->cur, &l->dcu, off, l->err))
 		return -1;
-	l->cur.end = l->dcu.sec->data + end;
+	l->cur.end = dw_cu_at(&l->dcu, end);
 	l->cur.depth = 1;
 	memset(&l->scopes[0], 0, sizeof(l->scopes[0]));
 	l->scopes[0].kind = SCOPE_UNIT;
@@ -3030,7 +3030,7 @@ static bool skim_read(struct loader *l, const struct dw_abbrev *ab, const uint8_
 		      struct die_info *di)
 {
 	struct dw_die die = {
-		.offset = (uint64_t)(start - l->dcu.sec->data),
+		.offset = dw_cu_offset_of(&l->dcu, start),
 		.abbrev = ab,
 		.attrs = *p,
 		.depth = depth,
@@ -3135,7 +3135,8 @@ static int lazy_skim_start(struct loader *l)
 static int lazy_skim(struct loader *l)
 {
 	struct lazy *z = l->lazy;
-	const uint8_t *base = l->dcu.sec->data, *p = z->pos, *end = l->dcu.sec->data + l->dcu.unit->end;
+	const struct dw_cu *dcu = &l->dcu;
+	const uint8_t *p = z->pos, *end = dw_cu_at(dcu, dcu->unit->end);
 	const struct skim_ab *const *sk_code = z->sk_code;
 	/* codes 1..nr_code take the fast path (not 0: b - 1 wraps) */
 	const unsigned nr_code = (unsigned)(l->dcu.abbrevs.nr_dense < 127 ?
@@ -3155,7 +3156,7 @@ static int lazy_skim(struct loader *l)
 		uint16_t ptag;
 		uint64_t top;
 
-		if ((uint64_t)(p - base) > z->stop_off && depth <= z->stop_depth)
+		if (dw_cu_offset_of(dcu, p) > z->stop_off && depth <= z->stop_depth)
 			break;
 		/* the common DIE in a few loads: a one-byte code to its plan,
 		 * a member (say) skipped by its fixed size */
@@ -3182,7 +3183,7 @@ static int lazy_skim(struct loader *l)
 			while (nr_open && z->dies.data[z->open[nr_open - 1]].end >= depth) {
 				struct lazy_die *o = &z->dies.data[z->open[--nr_open]];
 
-				o->end = (uint64_t)(p - base);
+				o->end = dw_cu_offset_of(dcu, p);
 				o->flags &= (uint8_t)~LD_OPEN;
 			}
 			continue;
@@ -3210,7 +3211,7 @@ slow:
 			    lazy_die_vec_reserve(&z->dies, 2 * z->dies.len + 64))
 				goto out;
 			e = &z->dies.data[z->dies.len++];
-			e->off = (uint64_t)(start - base);
+			e->off = dw_cu_offset_of(dcu, start);
 			e->top = top;
 			e->made = NULL;
 			e->flags = (k->c & SK_COMPOSITE ? LD_COMPOSITE : 0) |
@@ -3277,7 +3278,7 @@ slow:
 					}
 				}
 			}
-			e->kids = (uint64_t)(p - base);
+			e->kids = dw_cu_offset_of(dcu, p);
 			if (ab->has_children) {
 				e->end = depth;	/* its depth, until it closes */
 				e->flags |= LD_OPEN;
@@ -3463,8 +3464,8 @@ out:
 /* LAZY: try a partial load first; *FALLBACK is set when it was not
  * possible or failed (the caller then does the full walk). */
 static struct cu_model *load_unit(const struct dw_file *df, size_t unit,
-				  const struct load_options *opts, bool lazy,
-				  bool *fallback, struct d2b_error *err)
+				  const struct load_options *opts, struct dw_unit_buf *buf,
+				  bool lazy, bool *fallback, struct d2b_error *err)
 {
 	static const struct load_options defaults;
 	struct loader *l = malloc(sizeof(*l));
@@ -3483,7 +3484,7 @@ static struct cu_model *load_unit(const struct dw_file *df, size_t unit,
 	l->cu = cu;
 	l->opts = opts ? opts : &defaults;
 	l->err = err;
-	if (dw_cu_open(&l->dcu, df, unit, &cu->arena, err) == 0) {
+	if (dw_cu_open_copy(&l->dcu, df, unit, buf, &cu->arena, err) == 0) {
 		cu->index = (uint32_t)unit;
 		cu->offset = l->dcu.unit->offset;
 		cu->addr_size = l->dcu.unit->addr_size;
@@ -3513,12 +3514,13 @@ static struct cu_model *load_unit(const struct dw_file *df, size_t unit,
 }
 
 struct cu_model *load_cu(const struct dw_file *df, size_t unit,
-			 const struct load_options *opts, struct d2b_error *err)
+			 const struct load_options *opts, struct dw_unit_buf *buf,
+			 struct d2b_error *err)
 {
 	if (opts && opts->nr_only_types) {
 		struct load_options full = *opts;
 		bool fallback = false;
-		struct cu_model *cu = load_unit(df, unit, opts, true, &fallback, err);
+		struct cu_model *cu = load_unit(df, unit, opts, buf, true, &fallback, err);
 
 		if (cu || !fallback)
 			return cu;
@@ -3526,7 +3528,7 @@ struct cu_model *load_cu(const struct dw_file *df, size_t unit,
 		d2b_error_clear(err);
 		full.only_types = NULL;
 		full.nr_only_types = 0;
-		return load_unit(df, unit, &full, false, NULL, err);
+		return load_unit(df, unit, &full, buf, false, NULL, err);
 	}
-	return load_unit(df, unit, opts, false, NULL, err);
+	return load_unit(df, unit, opts, buf, false, NULL, err);
 }

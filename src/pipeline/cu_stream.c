@@ -29,13 +29,16 @@ static size_t cu_stream_unit(const struct cu_stream *s, size_t item)
 	return s->units ? s->units[item] : s->first + item;
 }
 
-static int cu_stream_produce(void *ctx, size_t item, void **result,
+static int cu_stream_produce(void *ctx, size_t item, unsigned thread, void **result,
 			     struct d2b_error *err)
 {
 	struct cu_stream *s = ctx;
 	size_t unit = cu_stream_unit(s, item);
-	struct cu_model *cu = load_cu(s->df, unit, s->load, err);
+	/* (read through the mapping: the model is consumed after this thread
+	 * went on to another unit, and it may point into the unit's bytes) */
+	struct cu_model *cu = load_cu(s->df, unit, s->load, NULL, err);
 
+	(void)thread;
 	if (!cu) {
 		const struct dw_unit *u = &s->df->units[unit];
 

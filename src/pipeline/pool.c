@@ -132,10 +132,9 @@ static void consume_ready_locked(struct pool *p)
 	}
 }
 
-static void *pool_thread(void *arg)
+/* One of the pool's threads (its number: THREAD). */
+static void pool_work(struct pool *p, unsigned thread)
 {
-	struct pool *p = arg;
-
 	pthread_mutex_lock(&p->lock);
 	while (!p->stop && p->consumed < p->nr_items) {
 		struct d2b_error e = { 0 };
@@ -167,7 +166,7 @@ static void *pool_thread(void *arg)
 			p->max_alive = p->next - p->consumed;
 		pthread_mutex_unlock(&p->lock);
 
-		rc = p->ops->produce(p->ctx, item, &result, &e);
+		rc = p->ops->produce(p->ctx, item, thread, &result, &e);
 
 		pthread_mutex_lock(&p->lock);
 		if (rc) {
@@ -179,6 +178,18 @@ static void *pool_thread(void *arg)
 		p->slots[item % p->window].ready = true;
 	}
 	pthread_mutex_unlock(&p->lock);
+}
+
+struct pool_thread_arg {
+	struct pool *p;
+	unsigned thread;
+};
+
+static void *pool_thread(void *arg)
+{
+	const struct pool_thread_arg *a = arg;
+
+	pool_work(a->p, a->thread);
 	return NULL;
 }
 
@@ -192,7 +203,7 @@ static int pool_run_inline(size_t nr_items, const struct pool_ops *ops,
 		struct d2b_error e = { 0 };
 		void *result = NULL;
 
-		if (ops->produce(ctx, i, &result, &e)) {
+		if (ops->produce(ctx, i, 0, &result, &e)) {
 			if (!e.set)
 				d2b_error_set(&e, "worker pool: produce of item %zu failed", i);
 			return d2b_error_set(err, "%s", e.msg);
@@ -226,6 +237,7 @@ int pool_run(size_t nr_items, unsigned threads, size_t window,
 {
 	struct pool p;
 	pthread_t *tids;
+	struct pool_thread_arg *args;
 	pthread_attr_t attr;
 	unsigned created = 0;
 	int rc = 0;
@@ -253,9 +265,11 @@ int pool_run(size_t nr_items, unsigned threads, size_t window,
 	p.ctx = ctx;
 	p.slots = calloc(window, sizeof(*p.slots));
 	tids = calloc(threads, sizeof(*tids));
-	if (!p.slots || !tids) {
+	args = calloc(threads, sizeof(*args));
+	if (!p.slots || !tids || !args) {
 		free(p.slots);
 		free(tids);
+		free(args);
 		return d2b_error_oom(err);
 	}
 	pthread_mutex_init(&p.lock, NULL);
@@ -265,12 +279,14 @@ int pool_run(size_t nr_items, unsigned threads, size_t window,
 	 * Fewer, if the system refuses some: the calling thread alone still
 	 * gets through. */
 	pool_attr_init(&attr);
-	while (created + 1 < threads &&
-	       pthread_create(&tids[created], &attr, pool_thread, &p) == 0)
-		created++;
+	for (; created + 1 < threads; created++) {
+		args[created] = (struct pool_thread_arg){ &p, created + 1 };
+		if (pthread_create(&tids[created], &attr, pool_thread, &args[created]))
+			break;
+	}
 	pthread_attr_destroy(&attr);
 
-	pool_thread(&p);
+	pool_work(&p, 0);
 	for (unsigned i = 0; i < created; i++)
 		pthread_join(tids[i], NULL);
 
@@ -291,6 +307,7 @@ int pool_run(size_t nr_items, unsigned threads, size_t window,
 	pthread_mutex_destroy(&p.lock);
 	free(p.slots);
 	free(tids);
+	free(args);
 	return rc;
 }
 

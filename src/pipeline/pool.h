@@ -24,8 +24,12 @@
 #include "util/error.h"
 
 struct pool_ops {
-	/* Runs on a worker. Returns 0 with *result set, or -1 with err set. */
-	int (*produce)(void *ctx, size_t item, void **result, struct d2b_error *err);
+	/* Runs on one of the pool's threads: THREAD says which (0 ..
+	 * threads - 1, 0 the calling thread; never two calls with the same
+	 * at once), for state kept per thread. Returns 0 with *result set,
+	 * or -1 with err set. */
+	int (*produce)(void *ctx, size_t item, unsigned thread, void **result,
+		       struct d2b_error *err);
 	/* Runs in item order, never two at once, on any of the pool's
 	 * threads. Owns result afterwards. */
 	int (*consume)(void *ctx, size_t item, void *result, struct d2b_error *err);

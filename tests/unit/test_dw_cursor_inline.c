@@ -6,6 +6,13 @@
  * abbreviation code it reports is the DIE's. Fixtures compiled with gcc and
  * clang (DWARF 4 and 5, type units), and a kernel module when the corpus
  * is present (units with two-byte abbreviation codes).
+ *
+ * Also dw_cu_open_copy(): a unit read from a copy in a dw_unit_buf (one
+ * buffer reused for every unit, as a worker does) gives the same DIEs with
+ * the same attribute values (strings by content, blocks by bytes) as the
+ * unit read through the file's mapping; the copy is taken when the section
+ * is in the mapping (linked files) and not when we relocated it in memory
+ * (a .o file), and what the DIEs point to lies in the buffer.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +27,7 @@
 struct counts {
 	size_t dies, fast, wide_codes;
 	size_t skipped, kept;	/* by dw_cursor_skip_children_if() */
+	size_t copied_units, in_place_units, copied_attrs;
 };
 
 /* Skip DIE's attributes by form, as the loader's ops do. */
@@ -141,10 +149,87 @@ static void compare_unit(const char *what, const struct dw_file *df, size_t u, s
 	arena_deinit(&arena);
 }
 
+static bool same_attr(const struct dw_attr *a, const struct dw_attr *b)
+{
+	if (a->name != b->name || a->form != b->form || a->cls != b->cls)
+		return false;
+	switch (a->cls) {
+	case DW_CLS_STRING:
+		return a->str && b->str && !strcmp(a->str, b->str);
+	case DW_CLS_BLOCK:
+		return a->block.len == b->block.len &&
+		       (!a->block.len || !memcmp(a->block.data, b->block.data, a->block.len));
+	default:
+		return a->u == b->u;
+	}
+}
+
+static bool in_buf(const struct dw_unit_buf *buf, const void *p)
+{
+	return (const uint8_t *)p >= buf->data && (const uint8_t *)p < buf->data + buf->cap;
+}
+
+/* Unit U read through the mapping (M) and from BUF (C), DIE by DIE. */
+static void compare_copy(const char *what, const struct dw_file *df, size_t u,
+			 struct dw_unit_buf *buf, struct counts *n)
+{
+	struct d2b_error err = { 0 };
+	struct arena arena;
+	struct dw_cu m, c;
+	struct dw_cursor cm, cc;
+	struct dw_die dm, dc;
+	struct dw_attr am[64], ac[64];
+	bool copied;
+
+	arena_init(&arena);
+	if (dw_cu_open(&m, df, u, &arena, &err) || dw_cu_open_copy(&c, df, u, buf, &arena, &err)) {
+		CHECK(0, "%s: unit %zu: %s", what, u, err.msg);
+		arena_deinit(&arena);
+		return;
+	}
+	copied = c.bytes == buf->data;
+	CHECK(copied == elf_file_is_mapped(df->elf, m.bytes, df->units[u].end - df->units[u].offset),
+	      "%s: unit %zu: copied %d, but mapped %d", what, u, copied, !copied);
+	CHECK(!copied || !memcmp(c.bytes, m.bytes, df->units[u].end - df->units[u].offset),
+	      "%s: unit %zu: the copy differs", what, u);
+	n->copied_units += copied;
+	n->in_place_units += !copied;
+	dw_cursor_init(&cm, &m);
+	dw_cursor_init(&cc, &c);
+	for (;;) {
+		int rm = dw_cursor_next(&cm, &dm, &err);
+		int rc = dw_cursor_next(&cc, &dc, &err);
+		int nm, nc;
+
+		CHECK(rm == rc, "%s: unit %zu: %d != %d (%s)", what, u, rm, rc, err.msg);
+		if (rm <= 0 || rm != rc)
+			break;
+		CHECK(dm.offset == dc.offset && dm.depth == dc.depth &&
+		      dm.abbrev->code == dc.abbrev->code && (!copied || in_buf(buf, dc.attrs)),
+		      "%s: unit %zu: DIE 0x%llx != 0x%llx in the copy", what, u,
+		      (unsigned long long)dm.offset, (unsigned long long)dc.offset);
+		nm = dw_die_attrs(&m, &dm, am, 64, &err);
+		nc = dw_die_attrs(&c, &dc, ac, 64, &err);
+		CHECK(nm == nc && nm >= 0, "%s: DIE 0x%llx: %d attributes, %d in the copy (%s)", what,
+		      (unsigned long long)dm.offset, nm, nc, err.msg);
+		for (int i = 0; i < nm && nm == nc && i < 64; i++) {
+			CHECK(same_attr(&am[i], &ac[i]),
+			      "%s: DIE 0x%llx: attribute 0x%x differs in the copy", what,
+			      (unsigned long long)dm.offset, am[i].name);
+			if (copied && ac[i].form == DW_FORM_string)
+				CHECK(in_buf(buf, ac[i].str), "%s: DIE 0x%llx: a string outside the copy",
+				      what, (unsigned long long)dc.offset);
+			n->copied_attrs += copied;
+		}
+	}
+	arena_deinit(&arena);
+}
+
 static void compare_file(const char *what, const char *path, struct counts *n)
 {
 	struct d2b_error err = { 0 };
 	struct elf_file *ef = elf_file_open(path, &err);
+	struct dw_unit_buf buf = { 0 };
 	struct dw_file df;
 
 	CHECK(ef, "%s: open: %s", what, err.msg);
@@ -152,10 +237,13 @@ static void compare_file(const char *what, const char *path, struct counts *n)
 		return;
 	CHECK(dw_file_init(&df, ef, &err) == 0, "%s: dw_file_init: %s", what, err.msg);
 	if (!err.set) {
-		for (size_t u = 0; u < df.nr_units; u++)
+		for (size_t u = 0; u < df.nr_units; u++) {
 			compare_unit(what, &df, u, n);
+			compare_copy(what, &df, u, &buf, n);
+		}
 		dw_file_deinit(&df);
 	}
+	dw_unit_buf_free(&buf);
 	elf_file_close(ef);
 }
 
@@ -173,28 +261,37 @@ int main(void)
 
 	if (!src || !mkdtemp(dir))
 		return 1;
+	/* an object file (relocated in memory) and a shared object (linked:
+	 * its sections in the mapping) of each */
 	for (size_t f = 0; f < sizeof(fixtures) / sizeof(fixtures[0]); f++)
 		for (int c = 0; c < 2; c++)
-			for (int d = 0; d < 2; d++) {
-				char what[160];
+			for (int d = 0; d < 2; d++)
+				for (int so = 0; so < 2; so++) {
+					char what[160];
 
-				snprintf(bin, sizeof(bin), "%s/fx.o", dir);
-				snprintf(cmd, sizeof(cmd), "%s -O2 -g %s -c -o %s %s/tests/fixtures/%s 2>/dev/null",
-					 compilers[c], dwarfs[d], bin, src, fixtures[f]);
-				if (system(cmd)) {
-					fprintf(stderr, "skip: %s\n", cmd);
-					continue;
+					snprintf(bin, sizeof(bin), "%s/fx.%s", dir, so ? "so" : "o");
+					snprintf(cmd, sizeof(cmd),
+						 "%s -O2 -g %s %s -o %s %s/tests/fixtures/%s 2>/dev/null",
+						 compilers[c], dwarfs[d], so ? "-shared -fPIC" : "-c", bin,
+						 src, fixtures[f]);
+					if (system(cmd)) {
+						fprintf(stderr, "skip: %s\n", cmd);
+						continue;
+					}
+					snprintf(what, sizeof(what), "%s %s %s%s", fixtures[f], compilers[c],
+						 dwarfs[d], so ? " -shared" : "");
+					compare_file(what, bin, &n);
+					unlink(bin);
+					built++;
 				}
-				snprintf(what, sizeof(what), "%s %s %s", fixtures[f], compilers[c], dwarfs[d]);
-				compare_file(what, bin, &n);
-				unlink(bin);
-				built++;
-			}
 	rmdir(dir);
 	CHECK(built > 0, "no fixture could be compiled");
 	CHECK(n.dies > 100 && n.fast > n.dies / 2, "%zu DIEs, %zu by the inline path", n.dies, n.fast);
 	CHECK(n.skipped > 10 && n.kept > 10, "skip_children_if: %zu subtrees skipped, %zu kept",
 	      n.skipped, n.kept);
+	CHECK(n.copied_units >= 6 && n.in_place_units >= 6 && n.copied_attrs > 1000,
+	      "unit copies: %zu units copied, %zu read in place, %zu attributes compared",
+	      n.copied_units, n.in_place_units, n.copied_attrs);
 	if (home) {
 		snprintf(ko, sizeof(ko), "%s/.cache/dwarf2btf/modules/nfs.ko", home);
 		if (access(ko, R_OK) == 0) {

@@ -24,6 +24,7 @@
 
 #define NONE SIZE_MAX
 #define RESULT_MAGIC 0x5eedf00dcafe1234ull
+#define MAX_THREADS 16
 
 struct result {
 	size_t item;
@@ -56,6 +57,9 @@ struct tctx {
 	atomic_size_t follow_calls;
 	atomic_size_t follow_saw;	/* most consume calls a follow() saw */
 	atomic_size_t consumed_done;	/* consume calls returned */
+	atomic_size_t in_thread[MAX_THREADS];	/* produce calls with that number */
+	atomic_size_t bad_thread;	/* a thread number wrong or shared */
+	atomic_size_t max_thread;	/* highest thread number + 1 */
 
 	/* Touched by whoever has the consumer's turn (one at a time, ordered
 	 * by the pool's lock). */
@@ -86,6 +90,10 @@ static void tctx_init(struct tctx *t)
 	atomic_init(&t->follow_calls, 0);
 	atomic_init(&t->follow_saw, 0);
 	atomic_init(&t->consumed_done, 0);
+	for (size_t i = 0; i < MAX_THREADS; i++)
+		atomic_init(&t->in_thread[i], 0);
+	atomic_init(&t->bad_thread, 0);
+	atomic_init(&t->max_thread, 0);
 }
 
 static uint32_t hash32(uint32_t x)
@@ -114,9 +122,8 @@ static void atomic_max(atomic_size_t *a, size_t v)
 		;
 }
 
-static int t_produce(void *ctx, size_t item, void **out, struct d2b_error *err)
+static int produce_item(struct tctx *t, size_t item, void **out, struct d2b_error *err)
 {
-	struct tctx *t = ctx;
 	struct result *r;
 
 	atomic_fetch_add(&t->started, 1);
@@ -140,6 +147,27 @@ static int t_produce(void *ctx, size_t item, void **out, struct d2b_error *err)
 	*out = r;
 	atomic_fetch_add(&t->produced, 1);
 	return 0;
+}
+
+/* Also checks the thread number: below the threads asked for, 0 on the
+ * calling thread only, never in two calls at once. */
+static int t_produce(void *ctx, size_t item, unsigned thread, void **out,
+		     struct d2b_error *err)
+{
+	struct tctx *t = ctx;
+	int rc;
+
+	if (thread >= MAX_THREADS) {
+		atomic_fetch_add(&t->bad_thread, 1);
+		return produce_item(t, item, out, err);
+	}
+	if (atomic_fetch_add(&t->in_thread[thread], 1) != 0 ||
+	    pthread_equal(pthread_self(), t->caller) != (thread == 0))
+		atomic_fetch_add(&t->bad_thread, 1);
+	atomic_max(&t->max_thread, thread + 1);
+	rc = produce_item(t, item, out, err);
+	atomic_fetch_sub(&t->in_thread[thread], 1);
+	return rc;
 }
 
 static int t_consume(void *ctx, size_t item, void *result, struct d2b_error *err)
@@ -229,6 +257,8 @@ static void check_common(const char *what, struct tctx *t, bool threaded)
 	CHECK(t->bad_results == 0, "%s: %zu bad results", what, t->bad_results);
 	CHECK(atomic_load(&t->overlaps) == 0, "%s: consume ran twice at once %zu times",
 	      what, atomic_load(&t->overlaps));
+	CHECK(atomic_load(&t->bad_thread) == 0, "%s: %zu produce calls with a wrong thread number",
+	      what, atomic_load(&t->bad_thread));
 	CHECK(atomic_load(&t->discard_off_caller) == 0,
 	      "%s: discard ran off the calling thread", what);
 	CHECK(atomic_load(&t->alive) == 0, "%s: %zu results still alive", what,
@@ -268,6 +298,8 @@ static void test_caller_works(void)
 	      "caller works: consumed %zu on the caller, %zu off it",
 	      atomic_load(&t.consume_on_caller), atomic_load(&t.consume_off_caller));
 	CHECK(atomic_load(&t.follow_calls) >= 1, "caller works: follow never ran");
+	CHECK(atomic_load(&t.max_thread) == 2, "caller works: thread numbers up to %zu",
+	      atomic_load(&t.max_thread));
 	check_common("caller works", &t, true);
 }
 
