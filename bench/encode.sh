@@ -69,6 +69,8 @@ same() { # FILE FILE
 for ((i = 0; i < runs; i++)); do
 	# the floor: decode every DIE once, skip every attribute, one core
 	measure floor "$d2b" walk "$vmlinux"
+	# and as it was measured until the tenth session: through the mapping
+	measure floor_mapped "$d2b" walk --mapped "$vmlinux"
 	for j in $jobs; do
 		measure "pahole$j" "$ref_pahole" -J --btf_gen_floats -j"$j" \
 			--btf_encode_detached="$tmp/pahole$j.btf" "$vmlinux"
@@ -120,6 +122,9 @@ done
 fc=$(median "$tmp/floor" 2)
 printf '| floor: dwarf2btf walk -j1 | %.2f | %.2f | %d | | | |\n' "$(median "$tmp/floor" 1)" "$fc" \
 	$(($(median "$tmp/floor" 3) / 1024))
+printf '| floor through the mapping: walk --mapped | %.2f | %.2f | %d | | | |\n' \
+	"$(median "$tmp/floor_mapped" 1)" "$(median "$tmp/floor_mapped" 2)" \
+	$(($(median "$tmp/floor_mapped" 3) / 1024))
 echo
 echo "| phase (--stats, seconds) | $(for j in $jobs; do for who in ref ours; do
 	[ -s "$tmp/$who$j" ] && printf '%s -j%s | ' "$who" "$j"; done; done)"

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Native measurement commands used by bench/:
- *   dwarf2btf walk FILE         the floor: every DIE of every unit decoded
+ *   dwarf2btf walk [--mapped] FILE
+ *                               the floor: every DIE of every unit decoded
  *                               (abbreviation lookup) with attributes skipped
- *                               by form, one thread
+ *                               by form, one thread, each unit read as the
+ *                               encoder reads it (copied into one reused
+ *                               buffer when it is in the file's mapping);
+ *                               --mapped: through the mapping, as the floor
+ *                               was measured before the tenth session
  *   dwarf2btf load [-j[N]] [--stats] FILE
  *                               every unit decoded into the type model on the
  *                               worker pool and dropped in order (no output)
@@ -27,15 +32,18 @@ int walk_main(int argc, char **argv)
 {
 	struct d2b_error err = { 0 };
 	struct cli_dwarf_input in;
+	struct dw_unit_buf buf = { 0 };
 	unsigned long long dies = 0;
 	struct arena arena;
 	int ret = 0;
 
-	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: dwarf2btf walk FILE\n");
+	bool mapped = argc == 3 && !strcmp(argv[1], "--mapped");
+
+	if (argc != 2 + mapped || argv[1 + mapped][0] == '-') {
+		fprintf(stderr, "usage: dwarf2btf walk [--mapped] FILE\n");
 		return 2;
 	}
-	if (cli_dwarf_open(&in, argv[1], &err))
+	if (cli_dwarf_open(&in, argv[1 + mapped], &err))
 		return cli_fail("walk", &err);
 	arena_init(&arena);
 	for (size_t i = 0; i < in.dwarf.nr_units && !ret; i++) {
@@ -44,7 +52,7 @@ int walk_main(int argc, char **argv)
 		struct dw_cu cu;
 		int r;
 
-		if (dw_cu_open(&cu, &in.dwarf, i, &arena, &err)) {
+		if (dw_cu_open_copy(&cu, &in.dwarf, i, mapped ? NULL : &buf, &arena, &err)) {
 			ret = cli_fail("walk", &err);
 			break;
 		}
@@ -56,6 +64,7 @@ int walk_main(int argc, char **argv)
 		arena_reset(&arena);
 	}
 	arena_deinit(&arena);
+	dw_unit_buf_free(&buf);
 	if (!ret)
 		printf("%zu units, %llu DIEs\n", in.dwarf.nr_units, dies);
 	cli_dwarf_close(&in);
