@@ -614,6 +614,7 @@ static int model_keys(struct cu_enc *e)
 {
 	struct btf_model_keys_in in = e->seen->keys_in;
 	const struct btf_merge *m = e->seen->merge;
+	const struct btf_merge_key_view *table;
 
 	in.cu = e->cu;
 	in.f = e->f;
@@ -631,13 +632,14 @@ static int model_keys(struct cu_enc *e)
 	e->skip = calloc((size_t)in.nr_ids + 1, sizeof(*e->skip));
 	if (!e->skip)
 		return d2b_error_oom(e->err);
+	table = btf_merge_key_table(m);	/* once: see there */
 	for (uint32_t v = 1; v <= in.nr_ids; v++) {
 		const struct btf_key *k = &e->keys[v];
 
 		/* the probes miss the cache: hint ahead */
 		if (v + SEEN_PREFETCH <= in.nr_ids)
-			btf_merge_prefetch_key(m, &e->keys[v + SEEN_PREFETCH]);
-		if ((k->lo || k->hi) && (e->skip[v] = btf_merge_find_key(m, k)))
+			btf_merge_view_prefetch(table, &e->keys[v + SEEN_PREFETCH]);
+		if ((k->lo || k->hi) && (e->skip[v] = btf_merge_view_find(table, k)))
 			e->nr_skipped++;
 	}
 	return 0;

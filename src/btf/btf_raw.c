@@ -862,7 +862,11 @@ void btf_merge_release_old_tables(struct btf_merge *m)
 
 uint32_t btf_merge_find_key(const struct btf_merge *m, const struct btf_key *k)
 {
-	const struct btf_merge_key_view *v = __atomic_load_n(&m->kview, __ATOMIC_ACQUIRE);
+	return btf_merge_view_find(btf_merge_key_table(m), k);
+}
+
+uint32_t btf_merge_view_find(const struct btf_merge_key_view *v, const struct btf_key *k)
+{
 	size_t j;
 
 	if (!v)

@@ -249,15 +249,30 @@ int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error
  */
 uint32_t btf_merge_find_key(const struct btf_merge *m, const struct btf_key *k);
 
+/*
+ * The key table as it is now (NULL: none yet), for a worker's many
+ * lookups: btf_merge_view_find() on it is btf_merge_find_key() without
+ * reading M again for each key. M's fields around kview are written by
+ * the merge for every type (knr, nr_dropped): read for each of a unit's
+ * thousands of keys, that cache line went back and forth between the
+ * cores. A table that grows meanwhile stays readable, it only learns no
+ * more keys: a few repeats are then encoded, which the merge drops.
+ */
+static inline const struct btf_merge_key_view *btf_merge_key_table(const struct btf_merge *m)
+{
+	return __atomic_load_n(&m->kview, __ATOMIC_ACQUIRE);
+}
+
+uint32_t btf_merge_view_find(const struct btf_merge_key_view *v, const struct btf_key *k);
+
 /* Frees the tables the key table outgrew, which workers may still read:
  * call once no worker can (after the pool). */
 void btf_merge_release_old_tables(struct btf_merge *m);
 
-/* Hints that btf_merge_find_key(M, K) comes soon. */
-static inline void btf_merge_prefetch_key(const struct btf_merge *m, const struct btf_key *k)
+/* Hints that btf_merge_view_find(V, K) comes soon. */
+static inline void btf_merge_view_prefetch(const struct btf_merge_key_view *v,
+					   const struct btf_key *k)
 {
-	const struct btf_merge_key_view *v = __atomic_load_n(&m->kview, __ATOMIC_ACQUIRE);
-
 	if (v)
 		__builtin_prefetch(&v->slots[k->lo & v->mask]);
 }
