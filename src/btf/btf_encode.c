@@ -1661,9 +1661,10 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 		d2b_error_oom(err);
 		goto fail;
 	}
-	/* with threads, our dedup's first phases unit by unit on a thread of
-	 * their own, while the workers encode and this thread merges (they
-	 * were 0.15 of the 0.2 s that the dedup after the pool took) */
+	/* with threads, our dedup's first phases unit by unit in the
+	 * follower's turns (follow()), beside the encoding and the merging of
+	 * the later units (they were 0.15 of the 0.2 s that the dedup after
+	 * the pool took) */
 	/* (it cannot start: the dedup runs after the merge, all of it) */
 	if (opts->threads > 1 && !opts->libbpf_dedup)
 		(void)btf_merge_dedup_early(&fe.merge);
