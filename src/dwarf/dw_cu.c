@@ -325,7 +325,7 @@ int dw_cu_open_copy(struct dw_cu *cu, const struct dw_file *df, size_t unit,
 			uint8_t *p;
 
 			while (cap < n)
-				cap *= 2;
+				cap = cap > SIZE_MAX / 2 ? n : cap * 2;
 			p = bigbuf_resize(buf->data, buf->cap, cap);
 			if (!p)
 				return d2b_error_oom(err);

@@ -91,8 +91,9 @@ static int read_entry_field(const struct line_ctx *lc, unsigned form, uint8_t of
 	case DW_FORM_strx3:
 	case DW_FORM_strx4: {
 		struct dw_attr a;
-		if (dw_form_read(lc->cu, form, 0, p, end, &a, lc->err))
-			return -1;
+		/* (no message from there: it would name the unit's section) */
+		if (dw_form_read(lc->cu, form, 0, p, end, &a, NULL))
+			return line_error(lc, at, "bad string index in entry");
 		*str = a.str;
 		return 0;
 	}

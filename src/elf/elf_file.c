@@ -353,6 +353,8 @@ int elf_file_read(const struct elf_file *ef, const void *p, void *buf, size_t n)
 
 		if (r < 0 && errno == EINTR)
 			continue;
+		if (r == 0)
+			errno = EIO;	/* the file shrank since it was opened */
 		if (r <= 0)
 			return -1;
 		done += (size_t)r;

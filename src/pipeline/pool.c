@@ -148,8 +148,8 @@ static void pool_work(struct pool *p, unsigned thread)
 				pthread_mutex_unlock(&p->lock);
 				rc = p->ops->follow(p->ctx, &e);
 				pthread_mutex_lock(&p->lock);
-				if (rc)
-					pool_fail_locked(p, &e, "follow", p->consumed);
+				if (rc)	/* (named after the last item consumed) */
+					pool_fail_locked(p, &e, "follow", p->consumed - 1);
 			}
 			continue;
 		}

@@ -11,10 +11,14 @@
  *                                handing the turn over orders their memory)
  *   follow()                     after a thread's turn, beside the next ones
  *
- * The first error (from produce or consume) stops the pool: no new item is
+ * The first error (from produce, consume or follow) stops the pool: no new item is
  * started, results not yet consumed are released with discard(), and the first
  * error's message is returned in err. With threads <= 1 everything runs on the
  * calling thread, in order, with no thread created.
+ *
+ * Stacks: the threads the pool creates get at least 8 MiB; the calling
+ * thread keeps its own (the main thread's RLIMIT_STACK), and with threads it
+ * produces and consumes too, as it always did inline.
  */
 #ifndef D2B_PIPELINE_POOL_H
 #define D2B_PIPELINE_POOL_H

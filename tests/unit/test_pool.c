@@ -39,6 +39,7 @@ struct tctx {
 	unsigned consume_us;		/* fixed delay in consume */
 	size_t fail_produce_at;		/* NONE or the item whose produce fails */
 	size_t fail_consume_at;		/* NONE or the item whose consume fails */
+	size_t fail_follow_after;	/* NONE, or follow fails once this many are consumed */
 	bool fail_without_message;	/* fail without filling err */
 
 	/* Touched by workers: atomics. */
@@ -75,6 +76,7 @@ static void tctx_init(struct tctx *t)
 	t->caller = pthread_self();
 	t->fail_produce_at = NONE;
 	t->fail_consume_at = NONE;
+	t->fail_follow_after = NONE;
 	atomic_init(&t->started, 0);
 	atomic_init(&t->produced, 0);
 	atomic_init(&t->discarded, 0);
@@ -209,10 +211,12 @@ static int t_consume(void *ctx, size_t item, void *result, struct d2b_error *err
 static int t_follow(void *ctx, struct d2b_error *err)
 {
 	struct tctx *t = ctx;
+	size_t done = atomic_load(&t->consumed_done);
 
-	(void)err;
 	atomic_fetch_add(&t->follow_calls, 1);
-	atomic_max(&t->follow_saw, atomic_load(&t->consumed_done));
+	atomic_max(&t->follow_saw, done);
+	if (t->fail_follow_after != NONE && done >= t->fail_follow_after)
+		return d2b_error_set(err, "test: follow failed");
 	return 0;
 }
 
@@ -263,7 +267,8 @@ static void check_common(const char *what, struct tctx *t, bool threaded)
 	      "%s: discard ran off the calling thread", what);
 	CHECK(atomic_load(&t->alive) == 0, "%s: %zu results still alive", what,
 	      atomic_load(&t->alive));
-	if (discarded == 0 && t->fail_produce_at == NONE && t->fail_consume_at == NONE)
+	if (discarded == 0 && t->fail_produce_at == NONE && t->fail_consume_at == NONE &&
+	    t->fail_follow_after == NONE)
 		CHECK(atomic_load(&t->follow_saw) == t->consume_calls,
 		      "%s: the last follow saw %zu of %zu consumed", what,
 		      atomic_load(&t->follow_saw), t->consume_calls);
@@ -481,6 +486,31 @@ static void test_consume_error(void)
 		      "consume error at %zu: item %zu started", k,
 		      atomic_load(&t.max_started_item) - 1);
 		check_common("consume error", &t, true);
+	}
+}
+
+/* follow fails once 30 items are consumed: the pool stops with its message,
+ * consumes nothing far beyond (each thread at most finishes the turn it is
+ * in: items already ready), and everything produced is consumed or
+ * discarded; inline it stops right after the 30th. */
+static void test_follow_error(void)
+{
+	for (unsigned threads = 1; threads <= 4; threads += 3) {
+		struct tctx t;
+		struct d2b_error err = { 0 };
+		int rc;
+
+		tctx_init(&t);
+		t.produce_max_us = 100;
+		t.fail_follow_after = 30;
+		rc = pool_run(200, threads, 8, &t_ops, &t, NULL, &err);
+		CHECK(rc == -1 && err.set && !strcmp(err.msg, "test: follow failed"),
+		      "follow error, %u threads: rc %d '%s'", threads, rc, err.msg);
+		CHECK(t.consume_calls >= 30 && t.consume_calls <= 30 + 8,
+		      "follow error, %u threads: %zu consumed", threads, t.consume_calls);
+		CHECK(threads > 1 || t.consume_calls == 30,
+		      "follow error inline: %zu consumed", t.consume_calls);
+		check_common("follow error", &t, threads > 1);
 	}
 }
 
@@ -765,6 +795,7 @@ int main(void)
 	test_produce_error();
 	test_discard();
 	test_consume_error();
+	test_follow_error();
 	test_error_messages();
 	test_inline();
 	test_edges();
