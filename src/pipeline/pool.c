@@ -14,17 +14,18 @@
  * Every item in [consumed, next) owns slot[item % window]: the window bound
  * makes those slots distinct, so a thread can publish its result without
  * searching. The mutex protects only the counters, the slots and the first
- * error; produce(), consume(), follow() and discard() always run
- * with it released.
+ * error; produce(), consume(), follow() and discard() always run with it
+ * released.
  *
  * No thread is there only to consume: the consumer's turn goes to whichever
  * thread finds item `consumed` ready (under the lock), most often the one
  * that has just produced it. The holder consumes while the next item is
  * ready, then gives the turn back (it looked under the lock, so a result
  * published meanwhile is either seen by it or by its publisher), runs
- * follow() and takes a ticket again. A thread waits (cv) only when the window is full and the
- * turn is someone else's or the next item is still being produced: it is
- * woken when an item is consumed, on the first error, and at the end. A
+ * follow() and takes a ticket again. A thread waits (cv) only when the
+ * window is full and the turn is someone else's or the next item is still
+ * being produced: it is woken when an item is consumed, on the first
+ * error, and at the end. A
  * dedicated consumer thread on top of N workers cost one sleep and one
  * wake-up (a futex call, an inter-processor interrupt, a context switch) per
  * item on each side, and on as many cores as workers it took CPU from them.
@@ -74,18 +75,24 @@ struct pool {
 	struct pool_slot *slots;	/* window entries */
 };
 
+/* E, the error of WHAT (produce, consume, follow) at ITEM, into FIRST unless
+ * it holds one: E's message, or one naming the item when E has none.
+ * Returns -1. */
+static int pool_error(struct d2b_error *first, const struct d2b_error *e,
+		      const char *what, size_t item)
+{
+	if (!first || first->set)
+		return -1;
+	if (e->set)
+		return d2b_error_set(first, "%s", e->msg);
+	return d2b_error_set(first, "worker pool: %s of item %zu failed", what, item);
+}
+
 /* Record the first error (under the lock) and wake everybody. */
 static void pool_fail_locked(struct pool *p, const struct d2b_error *e,
 			     const char *what, size_t item)
 {
-	if (!p->first_err.set) {
-		if (e->set)
-			p->first_err = *e;
-		else
-			d2b_error_set(&p->first_err,
-				      "worker pool: %s of item %zu failed", what,
-				      item);
-	}
+	pool_error(&p->first_err, e, what, item);
 	p->stop = true;
 	pthread_cond_broadcast(&p->cv);
 }
@@ -203,21 +210,12 @@ static int pool_run_inline(size_t nr_items, const struct pool_ops *ops,
 		struct d2b_error e = { 0 };
 		void *result = NULL;
 
-		if (ops->produce(ctx, i, 0, &result, &e)) {
-			if (!e.set)
-				d2b_error_set(&e, "worker pool: produce of item %zu failed", i);
-			return d2b_error_set(err, "%s", e.msg);
-		}
-		if (ops->consume(ctx, i, result, &e)) {
-			if (!e.set)
-				d2b_error_set(&e, "worker pool: consume of item %zu failed", i);
-			return d2b_error_set(err, "%s", e.msg);
-		}
-		if (ops->follow && ops->follow(ctx, &e)) {
-			if (!e.set)
-				d2b_error_set(&e, "worker pool: follow of item %zu failed", i);
-			return d2b_error_set(err, "%s", e.msg);
-		}
+		if (ops->produce(ctx, i, 0, &result, &e))
+			return pool_error(err, &e, "produce", i);
+		if (ops->consume(ctx, i, result, &e))
+			return pool_error(err, &e, "consume", i);
+		if (ops->follow && ops->follow(ctx, &e))
+			return pool_error(err, &e, "follow", i);
 	}
 	return 0;
 }
