@@ -1380,7 +1380,7 @@ static int consume(void *arg, size_t item, void *result, struct d2b_error *err)
 {
 	struct file_enc *fe = arg;
 	struct btf_fragment *frag = result;
-	double t0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+	double t0 = now_s(CLOCK_MONOTONIC);
 	int rc = 0;
 
 	dw_release_unit(&fe->release, &fe->df->units[fe->units[item]]);
@@ -1444,7 +1444,6 @@ static int consume(void *arg, size_t item, void *result, struct d2b_error *err)
 out:
 	btf_fragment_destroy(frag);
 	fe->stats->merge_s += now_s(CLOCK_MONOTONIC) - t0;
-	fe->stats->merge_cpu_s += now_s(CLOCK_THREAD_CPUTIME_ID) - c0;
 	return rc;
 }
 
@@ -1602,7 +1601,7 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	struct d2b_error dedup_err = { 0 };
 	size_t *units = NULL, nr = 0;
 	uint64_t info_bytes = 0;
-	double t0, c0;
+	double t0;
 	unsigned threads;
 	bool direct;
 	int rc;
@@ -1727,15 +1726,12 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	} else {
 		/* the merged fragments become one libbpf btf */
 		t0 = now_s(CLOCK_MONOTONIC);
-		c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
 		fe.btf = btf_merge_finish(&fe.merge, err);
 		if (!fe.btf)
 			goto fail;
 		stats->build_s = now_s(CLOCK_MONOTONIC) - t0;
 		stats->merge_s += stats->build_s;
-		stats->build_cpu_s = now_s(CLOCK_THREAD_CPUTIME_ID) - c0;
 		stats->rss_merged_kb = peak_rss_kb();
-		stats->merge_cpu_s += stats->build_cpu_s;
 
 		if (!direct && emit_functions(&fe, &ctx, false, &fr, stats, err))
 			goto fail;

@@ -77,9 +77,7 @@ struct btf_encode_stats {
 	double worker_s;	/* thread CPU time of decode + encode, summed */
 	double merge_s;		/* wall: fragments merged (btf_merge_add, which
 				 * also hands full blocks to libbpf) + build_s */
-	double merge_cpu_s;	/* the same, thread CPU time of the main thread */
 	double build_s;		/* wall: the last block into libbpf (btf_merge_finish) */
-	double build_cpu_s;	/* the same, thread CPU time */
 	double funcs_s;		/* function selection */
 	double datasec_s;
 	double dedup_s;
