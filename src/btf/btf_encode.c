@@ -1654,9 +1654,9 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	}
 	fe.units = units;
 	/* the types kept, about: one per 193 bytes of a vmlinux's
-	 * .debug_info (845 k of 163 MB); a low guess is cheaper (the table
-	 * grows) than a high one (pages touched for nothing) */
-	if (fe.merge.prededup && btf_merge_expect_types(&fe.merge, info_bytes / 256)) {
+	 * .debug_info (845 k of 163 MB; a module keeps more a byte, but its
+	 * table is small anyway) */
+	if (fe.merge.prededup && btf_merge_expect_types(&fe.merge, info_bytes / 193)) {
 		d2b_error_oom(err);
 		goto fail;
 	}

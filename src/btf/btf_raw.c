@@ -728,7 +728,7 @@ void btf_merge_deinit(struct btf_merge *m)
 	free(m->tmap);
 	for (struct btf_merge_key_view *v = m->kview, *o; v; v = o) {
 		o = v->older;
-		kslots_free(v->slots, v->mask + 1);
+		kslots_free(v->slots, v->cap);
 		free(v);
 	}
 	bigbuf_free(m->tidx, m->cap_tidx * sizeof(*m->tidx));
@@ -794,6 +794,7 @@ static int flush(struct btf_merge *m, struct d2b_error *err);
 #define MAP_UNSET UINT32_MAX	/* in m->map: not interned yet */
 #define KSLOTS_MIN ((size_t)1 << 16)	/* the key table's first size */
 #define KSLOTS_MAX ((size_t)1 << 24)	/* btf_merge_expect_types() sizes up to */
+#define KSLOTS_LIMIT ((size_t)1 << 32)	/* btf_merge_key_home()'s range */
 #define KEY_PREFETCH 8		/* how far ahead the key probes are hinted */
 #define STR_PREFETCH 16		/* and the string probes, in fix-ups */
 
@@ -839,10 +840,10 @@ static int kslots_publish(struct btf_merge *m, struct btf_merge_key_slot *ns, si
 		return -1;
 	}
 	v->slots = ns;
-	v->mask = cap - 1;
+	v->cap = cap;
 	v->older = m->kview;
 	m->kslots = ns;
-	m->kmask = cap - 1;
+	m->kcap = cap;
 	__atomic_store_n(&m->kview, v, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -855,7 +856,7 @@ void btf_merge_release_old_tables(struct btf_merge *m)
 		return;
 	for (o = v->older, v->older = NULL; o; o = v) {
 		v = o->older;
-		kslots_free(o->slots, o->mask + 1);
+		kslots_free(o->slots, o->cap);
 		free(o);
 	}
 }
@@ -871,7 +872,7 @@ uint32_t btf_merge_view_find(const struct btf_merge_key_view *v, const struct bt
 
 	if (!v)
 		return 0;
-	for (j = k->lo & v->mask;; j = (j + 1) & v->mask) {
+	for (j = btf_merge_key_home(k->lo, v->cap);; j = j + 1 == v->cap ? 0 : j + 1) {
 		const struct btf_merge_key_slot *s = &v->slots[j];
 		uint32_t id = __atomic_load_n(&s->id, __ATOMIC_ACQUIRE);
 
@@ -882,40 +883,51 @@ uint32_t btf_merge_view_find(const struct btf_merge_key_view *v, const struct bt
 	}
 }
 
+/* The key table rehashed into one half as big again (KSLOTS_MIN at first). */
 static int kslots_grow(struct btf_merge *m)
 {
-	size_t cap = m->kslots ? (m->kmask + 1) * 2 : KSLOTS_MIN;
-	struct btf_merge_key_slot *ns = kslots_alloc(cap);
+	size_t cap = m->kslots ? m->kcap + m->kcap / 2 : KSLOTS_MIN;
+	struct btf_merge_key_slot *ns;
 
+	if (cap > KSLOTS_LIMIT)
+		return -1;
+	ns = kslots_alloc(cap);
 	if (!ns)
 		return -1;
-	for (size_t i = 0; m->kslots && i <= m->kmask; i++) {
+	for (size_t i = 0; m->kslots && i < m->kcap; i++) {
 		size_t j;
 
 		if (!m->kslots[i].id)
 			continue;
-		j = m->kslots[i].lo & (cap - 1);
+		j = btf_merge_key_home(m->kslots[i].lo, cap);
 		while (ns[j].id)
-			j = (j + 1) & (cap - 1);
+			j = j + 1 == cap ? 0 : j + 1;
 		ns[j] = m->kslots[i];
 	}
 	return kslots_publish(m, ns, cap);
+}
+
+/* Whether the key table must grow before N more keys go in: past a load
+ * of 0.85 (linear probing's misses, a quarter of the workers' probes, get
+ * long: ~23 slots on average at 0.85, ~50 at 0.9). */
+static bool kslots_full(const struct btf_merge *m, size_t n)
+{
+	return !m->kslots || (m->knr + n) * 20 > m->kcap * 17;
 }
 
 /* The final id of the type with key K if one was added; else 0, and K is
  * recorded for ID (one probe either way; the table has room). */
 int btf_merge_expect_types(struct btf_merge *m, size_t nr_types)
 {
-	size_t cap = KSLOTS_MIN;
+	size_t cap;
 	struct btf_merge_key_slot *ns;
 
 	if (m->kslots)
 		return 0;	/* in use already */
 	if (nr_types > KSLOTS_MAX / 2)
 		nr_types = KSLOTS_MAX / 2;
-	while (cap < 2 * nr_types)
-		cap *= 2;
-	if (cap == KSLOTS_MIN)
+	cap = nr_types / 7 * 10;	/* a load of 0.7 */
+	if (cap <= KSLOTS_MIN)
 		return 0;
 	ns = kslots_alloc(cap);
 	if (!ns)
@@ -925,12 +937,12 @@ int btf_merge_expect_types(struct btf_merge *m, size_t nr_types)
 
 static uint32_t kslots_find_or_put(struct btf_merge *m, const struct btf_key *k, uint32_t id)
 {
-	size_t j = k->lo & m->kmask;
+	size_t j = btf_merge_key_home(k->lo, m->kcap);
 
 	while (m->kslots[j].id) {
 		if (m->kslots[j].lo == k->lo && m->kslots[j].hi == (uint32_t)k->hi)
 			return m->kslots[j].id;
-		j = (j + 1) & m->kmask;
+		j = j + 1 == m->kcap ? 0 : j + 1;
 	}
 	m->kslots[j].lo = k->lo;
 	m->kslots[j].hi = (uint32_t)k->hi;
@@ -1103,7 +1115,7 @@ int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error
 	/* each type's final id: an earlier one with its key, or the next */
 	next = b->first_id + b->nr_types;
 	first_new = next;	/* a placeholder stands for an earlier fragment's */
-	while (dedup && (!m->kslots || (m->knr + r->nr_types) * 2 > m->kmask + 1))
+	while (dedup && kslots_full(m, r->nr_types))
 		if (kslots_grow(m))
 			return d2b_error_oom(err);
 	for (uint32_t id = 1; id <= r->nr_types; id++) {
@@ -1113,7 +1125,7 @@ int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error
 		/* the probes miss the cache more often than not: hint ahead
 		 * (not for placeholders, which need none) */
 		if (dedup && id + KEY_PREFETCH <= r->nr_types && !placeholder(r, id + KEY_PREFETCH))
-			__builtin_prefetch(&m->kslots[r->keys[id + KEY_PREFETCH].lo & m->kmask]);
+			__builtin_prefetch(&m->kslots[btf_merge_key_home(r->keys[id + KEY_PREFETCH].lo, m->kcap)]);
 		if ((found = placeholder(r, id))) {
 			/* the worker found it in the table: no probe */
 			if (!dedup || found < m->start_id || found >= first_new)

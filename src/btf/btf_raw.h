@@ -152,9 +152,17 @@ struct btf_merge_key_slot {	/* 16 bytes: 96 bits of the key suffice */
  * stays alive, readable, until btf_merge_deinit(). */
 struct btf_merge_key_view {
 	struct btf_merge_key_slot *slots;
-	size_t mask;
+	size_t cap;		/* any number of slots, at most 2^32 */
 	struct btf_merge_key_view *older;	/* the tables before, to free */
 };
+
+/* Where key LO's probes start in a table of CAP slots: its top 32 bits
+ * scaled to CAP (a multiply, not a mask: the table needs no power of two,
+ * so it is sized for its load, not rounded up to twice that). */
+static inline size_t btf_merge_key_home(uint64_t lo, size_t cap)
+{
+	return (size_t)(((lo >> 32) * (uint64_t)cap) >> 32);
+}
 
 struct btf_merge {
 	struct btf *base;	/* not owned; NULL: not split */
@@ -182,7 +190,7 @@ struct btf_merge {
 	 * one block (a reference may point anywhere before). */
 	bool prededup;
 	struct btf_merge_key_slot *kslots;
-	size_t kmask, knr;
+	size_t kcap, knr;
 	struct btf_merge_key_view *kview;	/* kslots, published to workers */
 	uint64_t nr_dropped;	/* types not added so */
 	/* with prededup: each type's word in cur, in id order (the direct
@@ -202,10 +210,11 @@ void btf_merge_deinit(struct btf_merge *m);
 
 /*
  * A hint, before the first btf_merge_add(): about NR_TYPES types will be
- * kept, so the key table is made big enough for them at once (growing it
- * by doubling rehashes every key and touches twice the memory: 3% of a
- * vmlinux's encoding). A hint only: the table still grows past it. Returns
- * 0, or -1 when out of memory.
+ * kept, so the key table is made big enough for them at once, at a load of
+ * 0.7 (growing it rehashes every key, and the table it outgrew stays alive
+ * for the workers: more memory touched than a table the right size). A
+ * hint only: past a load of 0.85 the table grows by half. Returns 0, or -1
+ * when out of memory.
  */
 int btf_merge_expect_types(struct btf_merge *m, size_t nr_types);
 
@@ -274,7 +283,7 @@ static inline void btf_merge_view_prefetch(const struct btf_merge_key_view *v,
 					   const struct btf_key *k)
 {
 	if (v)
-		__builtin_prefetch(&v->slots[k->lo & v->mask]);
+		__builtin_prefetch(&v->slots[btf_merge_key_home(k->lo, v->cap)]);
 }
 
 /* The final offset of R's local string ref REF (R: the fragment of the

@@ -179,6 +179,52 @@ out:
 	btf__free(x);
 }
 
+/* Keys whose probes start at the key table's last slot: they wrap to its
+ * first ones, and are found there, by the merge (a repeat dropped) and by
+ * the workers' view. 8 INTs with keys forced to start at the end. */
+static void test_key_wrap(void)
+{
+	struct d2b_error err = { 0 };
+	struct btf_merge m;
+	struct btf *btf;
+	char name[32];
+
+	CHECK(btf_merge_init(&m, NULL, &err) == 0, "%s", err.msg);
+	m.prededup = true;
+	for (int f = 0; f < 2; f++) {
+		struct btf_raw r;
+
+		CHECK(btf_raw_init(&r) == 0, "init");
+		for (int i = 0; i < 8; i++) {
+			snprintf(name, sizeof(name), "w%d", i);
+			CHECK(btf_raw_add_int(&r, name, 4, 0) == i + 1, "int %d", i);
+		}
+		CHECK(btf_keys_compute(&r, &r.keys) == 0, "compute");
+		for (uint32_t id = 1; id <= 8; id++) {
+			r.keys[id].lo = 0xffffffff00000000ull | id;
+			r.keys[id].hi = id;
+		}
+		CHECK(btf_merge_add(&m, &r, &err) == 0, "%s", err.msg);
+		if (m.kslots) {
+			size_t home = btf_merge_key_home(r.keys[1].lo, m.kcap);
+
+			CHECK(home == m.kcap - 1, "home %zu of %zu slots", home, m.kcap);
+			/* the first key at the end, the next 7 from slot 0 */
+			CHECK(m.kslots[m.kcap - 1].id == 1 && m.kslots[0].id == 2 &&
+			      m.kslots[6].id == 8, "slots: %u %u %u", m.kslots[m.kcap - 1].id,
+			      m.kslots[0].id, m.kslots[6].id);
+		}
+		for (uint32_t id = 1; id <= 8; id++)
+			CHECK(btf_merge_find_key(&m, &r.keys[id]) == id, "find_key %u: %u", id,
+			      btf_merge_find_key(&m, &r.keys[id]));
+		btf_raw_deinit(&r);
+	}
+	CHECK(m.nr_dropped == 8, "dropped %llu", (unsigned long long)m.nr_dropped);
+	btf = btf_merge_finish(&m, &err);
+	CHECK(btf && btf__type_cnt(btf) == 9, "finish: %s", err.msg);
+	btf__free(btf);
+}
+
 /* Merges 3 fragments of 20,000 distinct INTs each, the key table sized
  * for EXPECT types first (0: no hint); its size at the end in *SLOTS. */
 static struct btf *merge_many(size_t expect, size_t *slots)
@@ -227,7 +273,7 @@ static struct btf *merge_many(size_t expect, size_t *slots)
 		      "after releasing the old tables");
 		btf_raw_deinit(&r);
 	}
-	*slots = m.kmask + 1;
+	*slots = m.kcap;
 	btf = btf_merge_finish(&m, &err);
 	CHECK(btf != NULL, "finish: %s", err.msg);
 	return btf;
@@ -244,10 +290,12 @@ static void test_expect(void)
 	const void *a, *b, *c;
 	uint32_t na = 0, nb = 0, nc = 0;
 
-	/* 50,000 kept: grown once from 65,536, when 2 x (20,000 + 20,000)
-	 * did not fit; then 2 x (40,000 + 20,000) did */
-	CHECK(s_none == 131072 && s_low == 131072, "grown to %zu / %zu slots", s_none, s_low);
-	CHECK(s_high == 524288, "a hint of 200,000 types: %zu slots", s_high);
+	/* 50,000 kept: grown once from 65,536 by half, when 40,000 + 20,000
+	 * keys passed a load of 0.85 (55,705 keys); a hint of 1,000 asks for
+	 * less than the first table; one of 200,000 for a load of 0.7 (not a
+	 * power of two) */
+	CHECK(s_none == 98304 && s_low == 98304, "grown to %zu / %zu slots", s_none, s_low);
+	CHECK(s_high == 285710, "a hint of 200,000 types: %zu slots", s_high);
 	if (!none || !low || !high)
 		goto out;
 	a = btf__raw_data(none, &na);
@@ -559,6 +607,7 @@ int main(void)
 	test_orders();
 	test_merge();
 	test_expect();
+	test_key_wrap();
 	test_placeholders();
 	return check_done();
 }
