@@ -1324,6 +1324,8 @@ static int produce(void *arg, size_t item, unsigned thread, void **result,
 	} else {
 		frag = btf_encode_cu(fe->ctx, cu, fe->merge.prededup ? &fe->seen : NULL, err);
 	}
+	if (frag)
+		frag->loc_hi = cu->loc_hi;
 	cu_model_destroy(cu);
 	if (!frag)
 		return -1;
@@ -1383,7 +1385,15 @@ static int consume(void *arg, size_t item, void *result, struct d2b_error *err)
 	double t0 = now_s(CLOCK_MONOTONIC);
 	int rc = 0;
 
-	dw_release_unit(&fe->release, &fe->df->units[fe->units[item]]);
+	{
+		const struct dw_unit *u = &fe->df->units[fe->units[item]];
+
+		/* what this unit read, and every unit before it: done */
+		dw_release_unit(&fe->release, u);
+		dw_release_below(&fe->release, DW_SEC_ABBREV, u->abbrev_offset);
+		dw_release_below(&fe->release, u->version >= 5 ? DW_SEC_LOCLISTS : DW_SEC_LOC,
+				 frag->loc_hi);
+	}
 	fe->stats->worker_s += frag->cpu_s;
 	fe->stats->cus++;
 	if (frag->excluded) {

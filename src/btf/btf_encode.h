@@ -146,6 +146,7 @@ struct btf_fragment {
 	struct btf_var_sec *vars;
 	size_t nr_vars;
 	double cpu_s;			/* time spent producing it */
+	uint64_t loc_hi;		/* its model's (model.h) */
 	uint64_t nr_skipped;		/* placeholders (btf_model_keys.h) */
 	bool excluded;			/* CU left out (--lang_exclude) */
 	struct btf_key *record_keys;	/* check_model_keys: btf_keys_compute()'s */

@@ -166,9 +166,26 @@ static int index_section(struct dw_file *df, int sec, struct d2b_error *err)
 
 void dw_release_init(struct dw_release *r, const struct dw_file *df)
 {
+	memset(r, 0, sizeof(*r));
 	r->df = df;
 	r->section = -1;
-	r->lo = r->hi = 0;
+}
+
+void dw_release_below(struct dw_release *r, int section, uint64_t off)
+{
+	const struct dw_section *s;
+	uint64_t from;
+
+	if (section < 0 || section >= DW_SEC_NR)
+		return;
+	s = &r->df->sec[section];
+	from = r->below[section];
+	if (off <= from || off - from < DW_RELEASE_BATCH)
+		return;
+	if (r->df->elf && s->data && from < s->size)
+		elf_file_release_range(r->df->elf, s->data + from,
+				       (off < s->size ? off : s->size) - from);
+	r->below[section] = off;
 }
 
 void dw_release_flush(struct dw_release *r)

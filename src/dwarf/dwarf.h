@@ -158,11 +158,23 @@ struct dw_release {
 	const struct dw_file *df;
 	int section;		/* of the pending range; -1 when none */
 	uint64_t lo, hi;	/* the pending range, section offsets */
+	uint64_t below[DW_SEC_NR];	/* dw_release_below(): released so far */
 };
 
 void dw_release_init(struct dw_release *r, const struct dw_file *df);
 void dw_release_unit(struct dw_release *r, const struct dw_unit *u);
 void dw_release_flush(struct dw_release *r);
+
+/*
+ * The sections units read beside their own bytes, each in the units'
+ * order: their abbreviation tables and their location lists (a linker
+ * lays each unit's contribution out in the order of the units). Once the
+ * units up to one are consumed, the pages of SECTION below OFF (what that
+ * unit read) are let go, DW_RELEASE_BATCH at a time: a vmlinux's location
+ * lists (23 MB) and abbreviations (5 MB) no longer stay in the RSS to the
+ * end. A later unit that reads there after all reads the page again.
+ */
+void dw_release_below(struct dw_release *r, int section, uint64_t off);
 
 /* Unit containing section offset OFF of section SEC, or NULL. */
 const struct dw_unit *dw_file_unit_at(const struct dw_file *df, int sec,

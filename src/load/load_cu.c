@@ -1364,9 +1364,16 @@ static int handle_param(struct loader *l, struct scope *s, const struct dw_die *
 		struct function *f = s->func;
 
 		optimized_out = !has_location && !f->declaration && !f->is_abstract;
-		if (di->has_location && !l->opts->skip_locations &&
-		    dw_location_summary(&l->dcu, &di->location, f->low_pc, &sum, l->err))
-			return -1;
+		if (di->has_location && !l->opts->skip_locations) {
+			if (dw_location_summary(&l->dcu, &di->location, f->low_pc, &sum, l->err))
+				return -1;
+			/* a list's offset (else an expression's): how far the
+			 * unit's lists go (model.h, loc_hi) */
+			if ((di->location.cls == DW_CLS_LOCLIST ||
+			     di->location.cls == DW_CLS_UNSIGNED) &&
+			    di->location.u >= l->cu->loc_hi)
+				l->cu->loc_hi = di->location.u + 1;
+		}
 	}
 	if (param_vec_reserve(&l->params, l->params.len + 1) ||
 	    u64_vec_push(&l->param_type_offs, di->has_type ? di->type_off : UINT64_MAX) ||

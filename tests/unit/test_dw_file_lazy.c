@@ -345,6 +345,24 @@ static void check_release_batches(void)
 	      "another section: the range before it goes");
 	dw_release_flush(&r);
 	CHECK(r.section == -1, "flushed");
+
+	/* dw_release_below: each section's pages below what the consumed
+	 * units read, DW_RELEASE_BATCH at a time, never backwards */
+	dw_release_below(&r, DW_SEC_ABBREV, mib);
+	CHECK(r.below[DW_SEC_ABBREV] == 0, "less than a batch: kept");
+	dw_release_below(&r, DW_SEC_ABBREV, DW_RELEASE_BATCH + mib);
+	CHECK(r.below[DW_SEC_ABBREV] == DW_RELEASE_BATCH + mib, "a batch let go: %llu",
+	      (unsigned long long)r.below[DW_SEC_ABBREV]);
+	dw_release_below(&r, DW_SEC_ABBREV, mib);
+	CHECK(r.below[DW_SEC_ABBREV] == DW_RELEASE_BATCH + mib, "not backwards");
+	dw_release_below(&r, DW_SEC_ABBREV, 2 * DW_RELEASE_BATCH);
+	CHECK(r.below[DW_SEC_ABBREV] == DW_RELEASE_BATCH + mib, "less than a batch more: kept");
+	CHECK(r.below[DW_SEC_LOCLISTS] == 0, "another section's own");
+	dw_release_below(&r, DW_SEC_LOCLISTS, 3 * DW_RELEASE_BATCH);
+	CHECK(r.below[DW_SEC_LOCLISTS] == 3 * DW_RELEASE_BATCH &&
+	      r.below[DW_SEC_ABBREV] == DW_RELEASE_BATCH + mib, "sections apart");
+	dw_release_below(&r, -1, 9 * DW_RELEASE_BATCH);
+	dw_release_below(&r, DW_SEC_NR, 9 * DW_RELEASE_BATCH);
 }
 
 int main(void)
