@@ -1388,7 +1388,8 @@ static int consume(void *arg, size_t item, void *result, struct d2b_error *err)
 	{
 		const struct dw_unit *u = &fe->df->units[fe->units[item]];
 
-		/* what this unit read, and every unit before it: done */
+		/* this unit's bytes, its location lists and those before,
+		 * the abbreviation tables before its own: done */
 		dw_release_unit(&fe->release, u);
 		dw_release_below(&fe->release, DW_SEC_ABBREV, u->abbrev_offset);
 		dw_release_below(&fe->release, u->version >= 5 ? DW_SEC_LOCLISTS : DW_SEC_LOC,
@@ -1692,8 +1693,9 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	}
 	rc = pool_run(nr, threads, 4 * (size_t)threads, &ops, &fe, &ps, err);
 	unit_bufs_free(&fe, threads);
-	/* no worker reads the key table now: the tables it outgrew go */
-	btf_merge_release_old_tables(&fe.merge);
+	/* no worker reads the key table now and every fragment is merged:
+	 * it goes, and the dedup reuses its memory */
+	btf_merge_drop_keys(&fe.merge);
 	stats->parallel_s = now_s(CLOCK_MONOTONIC) - t0;
 	stats->rss_parallel_kb = peak_rss_kb();
 	stats->threads_started = ps.threads_started;

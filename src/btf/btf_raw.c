@@ -793,8 +793,8 @@ static int flush(struct btf_merge *m, struct d2b_error *err);
 
 #define MAP_UNSET UINT32_MAX	/* in m->map: not interned yet */
 #define KSLOTS_MIN ((size_t)1 << 16)	/* the key table's first size */
-#define KSLOTS_MAX ((size_t)1 << 24)	/* btf_merge_expect_types() sizes up to */
-#define KSLOTS_LIMIT ((size_t)1 << 32)	/* btf_merge_key_home()'s range */
+#define KSLOTS_MAX ((size_t)1 << 24)	/* btf_merge_expect_types() sizes for at most half */
+#define KSLOTS_LIMIT ((uint64_t)1 << 32)	/* btf_merge_key_home()'s range */
 #define KEY_PREFETCH 8		/* how far ahead the key probes are hinted */
 #define STR_PREFETCH 16		/* and the string probes, in fix-ups */
 
@@ -815,7 +815,7 @@ long btf_merge_str(struct btf_merge *m, const struct btf_raw *r, uint32_t ref,
 
 /* ---- the pre-dedup key table ---- */
 
-/* The key table is probed at random (32 MB for the Debian vmlinux): on 4
+/* The key table is probed at random (19 MiB for the Debian vmlinux): on 4
  * KiB pages most probes also miss the TLB, so a big table is on huge pages
  * (bigbuf.h). Zeroed, as calloc. */
 static struct btf_merge_key_slot *kslots_alloc(size_t n)
@@ -826,6 +826,19 @@ static struct btf_merge_key_slot *kslots_alloc(size_t n)
 static void kslots_free(struct btf_merge_key_slot *s, size_t n)
 {
 	bigbuf_free(s, n * sizeof(*s));
+}
+
+/* CAP slots, or more where the mapping has room for them anyway (bigbuf
+ * maps whole huge pages); 0 when more than btf_merge_key_home() reaches. */
+static size_t kslots_round(size_t cap)
+{
+	const size_t slot = sizeof(struct btf_merge_key_slot), huge = BIGBUF_MIN;
+
+	if ((uint64_t)cap > KSLOTS_LIMIT || cap > (SIZE_MAX - huge) / slot)
+		return 0;
+	if (cap * slot >= BIGBUF_MIN)
+		cap = (cap * slot + huge - 1) / huge * huge / slot;
+	return (uint64_t)cap > KSLOTS_LIMIT ? 0 : cap;
 }
 
 /* NS (CAP slots, filled) is the table from now on, for the consumer and the
@@ -861,6 +874,19 @@ void btf_merge_release_old_tables(struct btf_merge *m)
 	}
 }
 
+void btf_merge_drop_keys(struct btf_merge *m)
+{
+	btf_merge_release_old_tables(m);
+	if (m->kview) {
+		kslots_free(m->kview->slots, m->kview->cap);
+		free(m->kview);
+	}
+	m->kview = NULL;
+	m->kslots = NULL;
+	m->kcap = 0;
+	m->keys_dropped = true;
+}
+
 uint32_t btf_merge_find_key(const struct btf_merge *m, const struct btf_key *k)
 {
 	return btf_merge_view_find(btf_merge_key_table(m), k);
@@ -883,13 +909,20 @@ uint32_t btf_merge_view_find(const struct btf_merge_key_view *v, const struct bt
 	}
 }
 
-/* The key table rehashed into one half as big again (KSLOTS_MIN at first). */
-static int kslots_grow(struct btf_merge *m)
+/* The key table rehashed into one half as big again (KSLOTS_MIN at first),
+ * or big enough for N more keys at a load of 0.7 if that is bigger: one
+ * step (each table it outgrows stays alive for the workers). */
+static int kslots_grow(struct btf_merge *m, size_t n)
 {
 	size_t cap = m->kslots ? m->kcap + m->kcap / 2 : KSLOTS_MIN;
 	struct btf_merge_key_slot *ns;
 
-	if (cap > KSLOTS_LIMIT)
+	if (m->knr + n > SIZE_MAX / 10)
+		return -1;
+	if ((m->knr + n) / 7 * 10 > cap)
+		cap = (m->knr + n) / 7 * 10;
+	cap = kslots_round(cap);
+	if (!cap)
 		return -1;
 	ns = kslots_alloc(cap);
 	if (!ns)
@@ -912,11 +945,9 @@ static int kslots_grow(struct btf_merge *m)
  * long: ~23 slots on average at 0.85, ~50 at 0.9). */
 static bool kslots_full(const struct btf_merge *m, size_t n)
 {
-	return !m->kslots || (m->knr + n) * 20 > m->kcap * 17;
+	return !m->kslots || (uint64_t)(m->knr + n) * 20 > (uint64_t)m->kcap * 17;
 }
 
-/* The final id of the type with key K if one was added; else 0, and K is
- * recorded for ID (one probe either way; the table has room). */
 int btf_merge_expect_types(struct btf_merge *m, size_t nr_types)
 {
 	size_t cap;
@@ -926,7 +957,7 @@ int btf_merge_expect_types(struct btf_merge *m, size_t nr_types)
 		return 0;	/* in use already */
 	if (nr_types > KSLOTS_MAX / 2)
 		nr_types = KSLOTS_MAX / 2;
-	cap = nr_types / 7 * 10;	/* a load of 0.7 */
+	cap = kslots_round(nr_types / 7 * 10);	/* a load of 0.7 */
 	if (cap <= KSLOTS_MIN)
 		return 0;
 	ns = kslots_alloc(cap);
@@ -935,6 +966,8 @@ int btf_merge_expect_types(struct btf_merge *m, size_t nr_types)
 	return kslots_publish(m, ns, cap);
 }
 
+/* The final id of the type with key K if one was added; else 0, and K is
+ * recorded for ID (one probe either way; the table has room). */
 static uint32_t kslots_find_or_put(struct btf_merge *m, const struct btf_key *k, uint32_t id)
 {
 	size_t j = btf_merge_key_home(k->lo, m->kcap);
@@ -1115,8 +1148,10 @@ int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error
 	/* each type's final id: an earlier one with its key, or the next */
 	next = b->first_id + b->nr_types;
 	first_new = next;	/* a placeholder stands for an earlier fragment's */
+	if (dedup && m->keys_dropped)
+		return d2b_error_set(err, "BTF merge: a fragment with keys after the key table was dropped");
 	while (dedup && kslots_full(m, r->nr_types))
-		if (kslots_grow(m))
+		if (kslots_grow(m, r->nr_types))
 			return d2b_error_oom(err);
 	for (uint32_t id = 1; id <= r->nr_types; id++) {
 		const struct btf_key *k = dedup ? &r->keys[id] : NULL;

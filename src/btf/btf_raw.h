@@ -191,6 +191,7 @@ struct btf_merge {
 	bool prededup;
 	struct btf_merge_key_slot *kslots;
 	size_t kcap, knr;
+	bool keys_dropped;	/* btf_merge_drop_keys() */
 	struct btf_merge_key_view *kview;	/* kslots, published to workers */
 	uint64_t nr_dropped;	/* types not added so */
 	/* with prededup: each type's word in cur, in id order (the direct
@@ -277,6 +278,12 @@ uint32_t btf_merge_view_find(const struct btf_merge_key_view *v, const struct bt
 /* Frees the tables the key table outgrew, which workers may still read:
  * call once no worker can (after the pool). */
 void btf_merge_release_old_tables(struct btf_merge *m);
+
+/* Frees the key table and those it outgrew, once no worker reads them and
+ * no fragment with keys comes any more (after the pool: the dedup then
+ * reuses the memory, 19 MiB for a vmlinux). btf_merge_add() of a fragment
+ * with keys fails afterwards. */
+void btf_merge_drop_keys(struct btf_merge *m);
 
 /* Hints that btf_merge_view_find(V, K) comes soon. */
 static inline void btf_merge_view_prefetch(const struct btf_merge_key_view *v,
