@@ -1369,8 +1369,8 @@ static int handle_param(struct loader *l, struct scope *s, const struct dw_die *
 				return -1;
 			/* a list's offset (else an expression's): how far the
 			 * unit's lists go (model.h, loc_hi) */
-			if ((di->location.cls == DW_CLS_LOCLIST ||
-			     di->location.cls == DW_CLS_UNSIGNED) &&
+			if ((di->location.cls == DW_CLS_UNSIGNED ||
+			     (di->location.cls == DW_CLS_LOCLIST && l->dcu.unit->version >= 5)) &&
 			    di->location.u >= l->cu->loc_hi)
 				l->cu->loc_hi = di->location.u + 1;
 		}

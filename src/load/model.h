@@ -255,9 +255,9 @@ struct cu_model {
 	uint16_t language;		/* DW_LANG_* */
 	uint8_t addr_size;
 	uint8_t dwarf_version;
-	/* one past the offset of the last location list its parameters'
-	 * locations start at (.debug_loclists from DWARF 5, else .debug_loc),
-	 * 0 if none: the lists the unit read (dw_release_below) */
+	/* one past the highest offset a location list of its parameters
+	 * starts at (.debug_loclists from DWARF 5, else .debug_loc), 0 if
+	 * none: how far the unit's lists go (dw_release_below) */
 	uint64_t loc_hi;
 
 	struct type **types;

@@ -363,6 +363,8 @@ static void check_release_batches(void)
 	      r.below[DW_SEC_ABBREV] == DW_RELEASE_BATCH + mib, "sections apart");
 	dw_release_below(&r, -1, 9 * DW_RELEASE_BATCH);
 	dw_release_below(&r, DW_SEC_NR, 9 * DW_RELEASE_BATCH);
+	CHECK(r.below[DW_SEC_LOCLISTS] == 3 * DW_RELEASE_BATCH &&
+	      r.below[DW_SEC_ABBREV] == DW_RELEASE_BATCH + mib, "no section: nothing");
 }
 
 int main(void)
