@@ -552,19 +552,22 @@ static int block_room(struct btf_merge_block *b, size_t n)
 	return w ? 0 : -1;
 }
 
-void btf_merge_follow(struct btf_merge *m)
+/* A follower's turn, if nobody has it and at least MIN_BATCH types wait:
+ * everything published, and what comes meanwhile. */
+static void follow(struct btf_merge *m, uint32_t min_batch)
 {
 	struct btf_merge_follower *f = m->cur.follower;
 
 	if (!f)
 		return;
 	pthread_mutex_lock(&f->lock);
-	if (f->busy) {
+	if (f->busy || f->nr_types - f->done < min_batch) {
 		/* the holder looks again before it gives the turn back */
 		pthread_mutex_unlock(&f->lock);
 		return;
 	}
 	f->busy = true;
+	m->follow_turns++;
 	while (f->done != f->nr_types) {
 		struct btf_dedup_types t = { .first = HDR_WORDS };
 
@@ -581,6 +584,23 @@ void btf_merge_follow(struct btf_merge *m)
 	}
 	f->busy = false;
 	pthread_mutex_unlock(&f->lock);
+}
+
+/*
+ * A turn takes the types merged since the last once there are this many:
+ * unit by unit (~400 types each) the follower's walks ran cold, the
+ * workers having filled the core's caches in between, and cooled theirs:
+ * the same 244 k graph checks and 5.3 M steps took 0.117 s against 0.087
+ * s all at once (-j1). In turns of at least 32 k types: 0.078 s, and -j2
+ * 0.67 -> 0.64 s (medians of 6 alternated, eleventh session; 16 k to 64 k
+ * alike, 8 k less good). The last ones go at the join, on one thread:
+ * ~3 ms at most.
+ */
+#define FOLLOW_BATCH 32768u
+
+void btf_merge_follow(struct btf_merge *m)
+{
+	follow(m, m->follow_batch);
 }
 
 /* The types merged so far to the follower (its next turn takes them). */
@@ -600,7 +620,7 @@ static void follower_join(struct btf_merge *m)
 
 	if (!f)
 		return;
-	btf_merge_follow(m);
+	follow(m, 0);
 	m->cur.follower = NULL;
 	pthread_mutex_destroy(&f->lock);
 	pthread_mutex_destroy(&f->block_lock);
@@ -1200,6 +1220,7 @@ int btf_merge_dedup_early(struct btf_merge *m)
 	if (!f || !m->dedup_incr)
 		goto fail;
 	f->m = m;
+	m->follow_batch = FOLLOW_BATCH;
 	if (pthread_mutex_init(&f->block_lock, NULL))
 		goto fail;
 	if (pthread_mutex_init(&f->lock, NULL)) {

@@ -203,6 +203,8 @@ struct btf_merge {
 	 * as they are added (btf_merge_dedup_early()): in the follower's
 	 * turns (cur.follower, btf_merge_follow()) */
 	struct btf_dedup_incr *dedup_incr;
+	uint32_t follow_batch;	/* types a turn waits for (tests lower it) */
+	uint32_t follow_turns;	/* turns taken (under the follower's lock) */
 };
 
 /* Start an empty merge (split on BASE when not NULL). Returns 0 or -1. */
@@ -235,7 +237,8 @@ int btf_merge_dedup_early(struct btf_merge *m);
 /*
  * The follower's turn: the dedup's first phases on the types merged since
  * the last turn, on the calling thread, beside btf_merge_add() on another
- * one. Returns at once when another thread has the turn (it looks for new
+ * one, once enough wait (32 k types: a turn per unit ran cold). Returns at
+ * once when fewer wait, when another thread has the turn (it looks for new
  * types once more before it gives the turn back) or there is no follower.
  */
 void btf_merge_follow(struct btf_merge *m);

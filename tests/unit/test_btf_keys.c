@@ -286,6 +286,94 @@ static void test_key_wrap(void)
 	btf__free(btf);
 }
 
+/* Fragment F of a family whose structs the dedup merges across units
+ * (the keys keep them apart): a list node in full, or only declared, or
+ * with one more field, and a holder pointing at it. */
+static void add_family(struct btf_merge *m, int f)
+{
+	struct d2b_error err = { 0 };
+	struct btf_raw r;
+	int kind = f % 3;
+
+	CHECK(btf_raw_init(&r) == 0, "init");
+	CHECK(btf_raw_add_int(&r, "int", 4, 1) == 1, "int");
+	if (kind == 1) {
+		CHECK(btf_raw_add_fwd(&r, "node", 0) == 2, "fwd");
+	} else {
+		CHECK(btf_raw_add_struct(&r, "node", kind ? 12 : 16) == 2, "node");
+		CHECK(btf_raw_add_field(&r, "v", 1, 0, 0) == 0, "v");
+		CHECK(btf_raw_add_field(&r, "next", 3, 64, 0) == 0, "next");
+		if (kind == 2)
+			CHECK(btf_raw_add_field(&r, "w", 1, 32, 0) == 0, "w");
+	}
+	CHECK(btf_raw_add_ptr(&r, 2) == 3, "ptr");
+	CHECK(btf_raw_add_struct(&r, "holder", 8) == 4, "holder");
+	CHECK(btf_raw_add_field(&r, "n", 3, 0, 0) == 0, "n");
+	CHECK(btf_keys_compute(&r, &r.keys) == 0, "compute");
+	CHECK(btf_merge_add(m, &r, &err) == 0, "%s", err.msg);
+	btf_raw_deinit(&r);
+}
+
+/* The family's 9 fragments merged and deduplicated; FOLLOW: 0 all at once
+ * after the merge, else with the follower, its turns after each fragment
+ * waiting for FOLLOW types. The result's raw bytes in *RAW (malloc'd). */
+static size_t merge_family(uint32_t follow, void **raw, uint32_t *turns)
+{
+	struct d2b_error err = { 0 };
+	struct btf_merge m;
+	struct btf *btf;
+	const void *data;
+	uint32_t n = 0;
+
+	*raw = NULL;
+	*turns = 0;
+	CHECK(btf_merge_init(&m, NULL, &err) == 0, "%s", err.msg);
+	m.prededup = true;
+	m.global_ids = true;
+	if (follow) {
+		CHECK(btf_merge_dedup_early(&m) == 0 && m.dedup_incr, "dedup early");
+		m.follow_batch = follow;
+	}
+	for (int f = 0; f < 9; f++) {
+		add_family(&m, f);
+		btf_merge_follow(&m);
+	}
+	*turns = m.follow_turns;
+	btf = btf_merge_finish_dedup(&m, NULL, &err);
+	CHECK(btf != NULL, "finish: %s", err.msg);
+	data = btf ? btf__raw_data(btf, &n) : NULL;
+	if (data && (*raw = malloc(n)))
+		memcpy(*raw, data, n);
+	btf__free(btf);
+	return n;
+}
+
+/* The follower's turns wait for a batch of types (FOLLOW_BATCH, here
+ * lowered): a turn after each fragment with new types, after a few, or
+ * none before the end (the join) give the bytes of the dedup all at once. */
+static void test_follow_batches(void)
+{
+	void *all = NULL, *each = NULL, *some = NULL, *end = NULL;
+	uint32_t t_all, t_each, t_some, t_end;
+	size_t n_all = merge_family(0, &all, &t_all);
+	size_t n_each = merge_family(1, &each, &t_each);
+	size_t n_some = merge_family(9, &some, &t_some);
+	size_t n_end = merge_family(1u << 20, &end, &t_end);
+
+	/* fragments 3 to 8 repeat 0 to 2: the keys drop their types, no turn
+	 * for them; 4, 3 and 3 new types pass a batch of 9 at the third */
+	CHECK(t_all == 0 && t_each == 3 && t_some == 1 && t_end == 0, "turns: %u %u %u %u",
+	      t_all, t_each, t_some, t_end);
+	CHECK(all && each && some && end && n_all && n_each == n_all && n_some == n_all &&
+	      n_end == n_all && !memcmp(all, each, n_all) && !memcmp(all, some, n_all) &&
+	      !memcmp(all, end, n_all), "bytes differ: %zu %zu %zu %zu", n_all, n_each,
+	      n_some, n_end);
+	free(all);
+	free(each);
+	free(some);
+	free(end);
+}
+
 /* Merges 3 fragments of 20,000 distinct INTs each, the key table sized
  * for EXPECT types first (0: no hint); its size at the end in *SLOTS. */
 static struct btf *merge_many(size_t expect, size_t *slots)
@@ -669,6 +757,7 @@ int main(void)
 	test_merge();
 	test_expect();
 	test_key_wrap();
+	test_follow_batches();
 	test_placeholders();
 	return check_done();
 }
