@@ -1385,16 +1385,7 @@ static int consume(void *arg, size_t item, void *result, struct d2b_error *err)
 	double t0 = now_s(CLOCK_MONOTONIC);
 	int rc = 0;
 
-	{
-		const struct dw_unit *u = &fe->df->units[fe->units[item]];
-
-		/* this unit's bytes, its location lists and those before,
-		 * the abbreviation tables before its own: done */
-		dw_release_unit(&fe->release, u);
-		dw_release_below(&fe->release, DW_SEC_ABBREV, u->abbrev_offset);
-		dw_release_below(&fe->release, u->version >= 5 ? DW_SEC_LOCLISTS : DW_SEC_LOC,
-				 frag->loc_hi);
-	}
+	dw_release_consumed(&fe->release, &fe->df->units[fe->units[item]], frag->loc_hi);
 	fe->stats->worker_s += frag->cpu_s;
 	fe->stats->cus++;
 	if (frag->excluded) {

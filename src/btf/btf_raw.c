@@ -737,8 +737,6 @@ int btf_merge_init(struct btf_merge *m, struct btf *base, struct d2b_error *err)
 	return 0;
 }
 
-static void kslots_free(struct btf_merge_key_slot *s, size_t n);
-
 void btf_merge_deinit(struct btf_merge *m)
 {
 	follower_join(m);
@@ -746,11 +744,7 @@ void btf_merge_deinit(struct btf_merge *m)
 	btf__free(m->btf);
 	free(m->map);
 	free(m->tmap);
-	for (struct btf_merge_key_view *v = m->kview, *o; v; v = o) {
-		o = v->older;
-		kslots_free(v->slots, v->cap);
-		free(v);
-	}
+	btf_merge_drop_keys(m);
 	bigbuf_free(m->tidx, m->cap_tidx * sizeof(*m->tidx));
 	btf_dedup_incr_free(m->dedup_incr);
 	btf_strtab_deinit(&m->strs);

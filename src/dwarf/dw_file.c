@@ -188,6 +188,13 @@ void dw_release_below(struct dw_release *r, int section, uint64_t off)
 	r->below[section] = off;
 }
 
+void dw_release_consumed(struct dw_release *r, const struct dw_unit *u, uint64_t loc_hi)
+{
+	dw_release_unit(r, u);
+	dw_release_below(r, DW_SEC_ABBREV, u->abbrev_offset);
+	dw_release_below(r, u->version >= 5 ? DW_SEC_LOCLISTS : DW_SEC_LOC, loc_hi);
+}
+
 void dw_release_flush(struct dw_release *r)
 {
 	const struct dw_file *df = r->df;

@@ -176,6 +176,11 @@ void dw_release_flush(struct dw_release *r);
  */
 void dw_release_below(struct dw_release *r, int section, uint64_t off);
 
+/* Unit U consumed, its location lists read up to LOC_HI (cu_model.loc_hi):
+ * its own bytes (dw_release_unit), the abbreviation tables before its own
+ * and the location lists to LOC_HI (dw_release_below). */
+void dw_release_consumed(struct dw_release *r, const struct dw_unit *u, uint64_t loc_hi);
+
 /* Unit containing section offset OFF of section SEC, or NULL. */
 const struct dw_unit *dw_file_unit_at(const struct dw_file *df, int sec,
 				      uint64_t off);

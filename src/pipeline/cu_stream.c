@@ -68,14 +68,7 @@ static int cu_stream_consume(void *ctx, size_t item, void *result,
 	}
 	/* the model's names may point into the unit (DW_FORM_string): its
 	 * pages go only once the consumer is done with it */
-	{
-		const struct dw_unit *u = &s->df->units[cu_stream_unit(s, item)];
-
-		dw_release_unit(&s->release, u);
-		dw_release_below(&s->release, DW_SEC_ABBREV, u->abbrev_offset);
-		dw_release_below(&s->release, u->version >= 5 ? DW_SEC_LOCLISTS : DW_SEC_LOC,
-				 loc_hi);
-	}
+	dw_release_consumed(&s->release, &s->df->units[cu_stream_unit(s, item)], loc_hi);
 	s->nr_consumed++;
 	return 0;
 }
