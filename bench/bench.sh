@@ -12,6 +12,10 @@
 #   pfunct       `pfunct -F dwarf vmlinux`: ours -j1, -j2 (pfunct 1.24 takes
 #                ~10 minutes: not rerun; docs/performance.md has its time)
 #   pfunct-btf   `pfunct -F btf vmlinux` (its .BTF): ours vs pfunct 1.24
+#   modules      split BTF of each corpus module on the vmlinux's .BTF, as the
+#                kernel build runs it for every module (`pahole -J
+#                --btf_gen_floats -j --lang_exclude=rust --btf_base vmlinux`,
+#                detached): ours vs pahole 1.24 (10 runs a measurement)
 # Each command runs RUNS times (default 3), ours and pahole alternated, under
 # /usr/bin/time; the table shows medians of wall time, CPU time (user+sys) and
 # peak RSS, and the ratio ours/pahole where both ran.
@@ -28,7 +32,7 @@ while getopts "n:b:" o; do
 	esac
 done
 shift $((OPTIND - 1))
-workloads=${*:-floor load pahole pahole-C pfunct pfunct-btf}
+workloads=${*:-floor load pahole pahole-C pfunct pfunct-btf modules}
 
 corpus=$(bench/fetch-corpus.sh)
 vmlinux=$corpus/vmlinux
@@ -36,6 +40,7 @@ d2b=$build/dwarf2btf
 [ -x "$d2b" ] || { echo "bench: build first ($d2b missing)" >&2; exit 1; }
 ref_pahole=${REF_PAHOLE:-/usr/bin/pahole}
 ref_pfunct=${REF_PFUNCT:-/usr/bin/pfunct}
+modules="tcp_bbr virtio_net nfs"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -121,6 +126,14 @@ for ((i = 0; i < runs; i++)); do
 		pfunct-btf)
 			measure ref_pfunct_btf "$ref_pfunct" -F btf "$vmlinux"
 			measure pfunct_btf "$d2b" pfunct -F btf "$vmlinux" ;;
+		modules)
+			for m in $modules; do
+				flags=(-J --btf_gen_floats -j --lang_exclude=rust --btf_base="$vmlinux")
+				measure_rep "ref_mod_$m" 10 "$ref_pahole" "${flags[@]}" \
+					--btf_encode_detached="$tmp/ref_$m.btf" "$corpus/modules/$m.ko"
+				measure_rep "mod_$m" 10 "$d2b" pahole "${flags[@]}" \
+					--btf_encode_detached="$tmp/$m.btf" "$corpus/modules/$m.ko"
+			done ;;
 		*)
 			echo "bench: unknown workload $w" >&2; exit 2 ;;
 		esac
@@ -147,6 +160,11 @@ for w in $workloads; do
 	pfunct-btf)
 		row "pfunct 1.24 -F btf vmlinux" ref_pfunct_btf
 		row "ours pfunct -F btf vmlinux" pfunct_btf ref_pfunct_btf ;;
+	modules)
+		for m in $modules; do
+			row "pahole 1.24 -J --btf_base vmlinux $m.ko" "ref_mod_$m"
+			row "ours pahole -J --btf_base vmlinux $m.ko" "mod_$m" "ref_mod_$m"
+		done ;;
 	esac
 done
 

@@ -59,4 +59,21 @@ cmp -s "$tmp/elf.dump" "$tmp/raw.dump" || d2b_fail "-J and detached BTF differ"
 	d2b_fail "--btf_base"
 bpftool -B "$tmp/raw" btf dump file "$tmp/split" >"$tmp/split.dump" || d2b_fail "bpftool rejects the split BTF"
 [ "$(grep -c '^\[' "$tmp/split.dump")" = 0 ] || d2b_fail "split BTF of the same file is not empty"
+# the base from an ELF's .BTF (the kernel build's --btf_base vmlinux): the
+# same split BTF as from the raw base
+"$D2B" encode --btf_base="$tmp/elf" --btf_features=default --btf_encode_detached="$tmp/split2" "$f" ||
+	d2b_fail "--btf_base=ELF"
+cmp -s "$tmp/split" "$tmp/split2" || d2b_fail "split BTF on an ELF base differs from the raw base's"
+
+# a bad base: a one-line error that names it, no output
+head -c 100 "$tmp/raw" >"$tmp/trunc"
+for base in /nonexistent "$tmp/junk" "$f" "$tmp/trunc"; do
+	rm -f "$tmp/sb"
+	if "$D2B" encode --btf_base="$base" --btf_encode_detached="$tmp/sb" "$f" 2>"$tmp/err"; then
+		d2b_fail "bad base $base accepted"
+	fi
+	[ "$(wc -l <"$tmp/err")" = 1 ] || d2b_fail "base $base: not a one-line error: $(cat "$tmp/err")"
+	grep -qF "$base" "$tmp/err" || d2b_fail "base $base: the error does not name it: $(cat "$tmp/err")"
+	[ -e "$tmp/sb" ] && d2b_fail "output written with bad base $base"
+done
 echo "ok"

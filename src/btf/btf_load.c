@@ -5,7 +5,8 @@
  * See btf_load.h for what is checked and what the model holds.
  *
  *   btf_handle_open(path, base)
- *     ├── read_btf_bytes()     raw file, or the ELF's .BTF section
+ *     ├── open_path()          raw file (read), or the ELF's .BTF section
+ *     │                        (where the file is mapped)
  *     ├── raw_check()          our pass over the bytes (header, records,
  *     │                        strings, references, kinds, cycles)
  *     └── btf__new_split()     libbpf's parse (it copies the bytes)
@@ -146,44 +147,6 @@ enum btf_probe btf_probe_file(const char *path)
 						   : BTF_PROBE_ELF_NO_BTF;
 	elf_file_close(ef);
 	return r;
-}
-
-/* The BTF bytes of PATH, in a buffer the caller frees. An ELF file is
- * mapped (elf/), not read: a vmlinux is hundreds of MB. */
-static int read_btf_bytes(const char *path, uint8_t **out, size_t *size,
-			  struct d2b_error *err)
-{
-	const struct elf_section *sec;
-	struct elf_file *ef;
-	uint8_t head[4];
-	ssize_t n = -1;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd >= 0) {
-		n = read(fd, head, sizeof(head));
-		close(fd);
-	}
-	if (n < 0 || !is_elf_magic(head, (size_t)n))
-		return read_file(path, out, size, err);
-	ef = elf_file_open(path, err);
-	if (!ef)
-		return -1;
-	sec = elf_file_load_section(ef, BTF_SECTION, err);
-	if (!sec) {
-		if (!err || !err->set)
-			d2b_error_set(err, "%s: no " BTF_SECTION " section", path);
-		elf_file_close(ef);
-		return -1;
-	}
-	*out = malloc(sec->size ? sec->size : 1);
-	if (!*out) {
-		elf_file_close(ef);
-		return d2b_error_oom(err);
-	}
-	memcpy(*out, sec->data, sec->size);
-	*size = sec->size;
-	elf_file_close(ef);
-	return 0;
 }
 
 /* ---- Our check of the raw bytes ---- */
@@ -900,12 +863,51 @@ struct btf_handle *btf_handle_open_memory(const char *path, const void *data,
 	return open_bytes(path, data, size, base, err);
 }
 
+/* PATH's BTF, opened on BASE: an ELF file's .BTF parsed where the file is
+ * mapped (libbpf copies it: no copy of ours beside, and the mapping's
+ * pages go when the file is closed; a vmlinux's .BTF is 4 MB), a raw file
+ * read whole. */
+static struct btf_handle *open_path(const char *path, const struct btf_handle *base,
+				    struct d2b_error *err)
+{
+	const struct elf_section *sec;
+	struct btf_handle *h;
+	struct elf_file *ef;
+	uint8_t head[4], *data = NULL;
+	size_t size = 0;
+	ssize_t n = -1;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		n = read(fd, head, sizeof(head));
+		close(fd);
+	}
+	if (n < 0 || !is_elf_magic(head, (size_t)n)) {
+		if (read_file(path, &data, &size, err))
+			return NULL;
+		h = open_bytes(path, data, size, base, err);
+		free(data);
+		return h;
+	}
+	ef = elf_file_open(path, err);
+	if (!ef)
+		return NULL;
+	sec = elf_file_load_section(ef, BTF_SECTION, err);
+	if (!sec) {
+		if (!err || !err->set)
+			d2b_error_set(err, "%s: no " BTF_SECTION " section", path);
+		elf_file_close(ef);
+		return NULL;
+	}
+	h = open_bytes(path, sec->data, sec->size, base, err);
+	elf_file_close(ef);
+	return h;
+}
+
 struct btf_handle *btf_handle_open(const char *path, const char *base_path,
 				   struct d2b_error *err)
 {
 	struct btf_handle *base = NULL, *h;
-	uint8_t *data = NULL;
-	size_t size = 0;
 
 	if (!path)
 		path = btf_default_vmlinux_path();
@@ -914,12 +916,7 @@ struct btf_handle *btf_handle_open(const char *path, const char *base_path,
 		if (!base)
 			return NULL;
 	}
-	if (read_btf_bytes(path, &data, &size, err)) {
-		btf_handle_close(base);
-		return NULL;
-	}
-	h = open_bytes(path, data, size, base, err);
-	free(data);
+	h = open_path(path, base, err);
 	if (!h) {
 		btf_handle_close(base);
 		return NULL;

@@ -17,6 +17,7 @@
 
 #include "btf/btf_encode.h"
 #include "btf/btf_features.h"
+#include "btf/btf_load.h"
 #include "btf/btf_write.h"
 #include "cli/cli.h"
 
@@ -180,6 +181,7 @@ int encode_main(int argc, char **argv)
 	struct d2b_error err = { 0 };
 	struct btf_encode_stats st;
 	struct cli_dwarf_input in;
+	struct btf_handle *base_h = NULL;
 	struct btf *base = NULL, *btf = NULL;
 	const void *raw;
 	uint32_t raw_size;
@@ -198,21 +200,22 @@ int encode_main(int argc, char **argv)
 	a.opts.log = print_line;
 	a.opts.log_ctx = stdout;
 	if (a.base) {
-		base = btf__parse(a.base, NULL);
-		if (!base) {
-			d2b_error_set(&err, "%s: cannot read base BTF", a.base);
+		/* checked as pfunct -F btf checks it, parsed by libbpf from
+		 * where the file is mapped */
+		base_h = btf_handle_open(a.base, NULL, &err);
+		if (!base_h)
 			return cli_fail(prog, &err);
-		}
+		base = (struct btf *)btf_handle_btf(base_h);
 	}
 	if (cli_dwarf_open(&in, a.file, &err)) {
-		btf__free(base);
+		btf_handle_close(base_h);
 		return cli_fail(prog, &err);
 	}
 	btf = btf_encode_file(in.elf, &in.dwarf, &a.opts, base, &st, &err);
 	/* close the input before writing: -J replaces the file */
 	cli_dwarf_close(&in);
 	if (!btf) {
-		btf__free(base);
+		btf_handle_close(base_h);
 		return cli_fail(prog, &err);
 	}
 	raw = btf__raw_data(btf, &raw_size);
@@ -253,7 +256,7 @@ int encode_main(int argc, char **argv)
 				st.dedup.ref_s, st.dedup.compact_s);
 	}
 	btf__free(btf);
-	btf__free(base);
+	btf_handle_close(base_h);
 	if (rc)
 		return cli_fail(prog, &err);
 	return 0;

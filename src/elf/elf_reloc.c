@@ -210,6 +210,9 @@ static int apply_one_section(struct elf_file *ef, const struct elf_section *rs,
 out_syms:
 	free(tmp_syms);
 out_data:
+	/* read once: its pages of the file need not stay in our RSS (a
+	 * module's .rela.debug_info is larger than its .debug_info) */
+	elf_file_release_range(ef, rdata, rsize);
 	free(rowned);
 	return rc;
 }
