@@ -67,7 +67,27 @@ cmp -s "$tmp/split" "$tmp/split2" || d2b_fail "split BTF on an ELF base differs 
 
 # a bad base: a one-line error that names it, no output
 head -c 100 "$tmp/raw" >"$tmp/trunc"
-for base in /nonexistent "$tmp/junk" "$f" "$tmp/trunc"; do
+# a well-formed base whose first PTR points past the last type: the encoder
+# crashed on it when libbpf's parse was the only check
+python3 - "$tmp/raw" "$tmp/badref" <<'PY' || d2b_fail "cannot make the bad-reference base"
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+hl, to, tl = struct.unpack_from('<III', d, 4)[0], *struct.unpack_from('<II', d, 8)
+extra = {1: lambda v: 4, 3: lambda v: 12, 4: lambda v: 12 * v, 5: lambda v: 12 * v,
+         6: lambda v: 8 * v, 13: lambda v: 8 * v, 14: lambda v: 4, 15: lambda v: 12 * v,
+         17: lambda v: 4, 19: lambda v: 12 * v}
+p, end = hl + to, hl + to + tl
+while p < end:
+    info = struct.unpack_from('<I', d, p + 4)[0]
+    kind, vlen = info >> 24 & 0x1f, info & 0xffff
+    if kind == 2:
+        struct.pack_into('<I', d, p + 8, 0x7fffffff)
+        open(sys.argv[2], 'wb').write(d)
+        sys.exit(0)
+    p += 12 + extra.get(kind, lambda v: 0)(vlen)
+sys.exit("no PTR in the base")
+PY
+for base in /nonexistent "$tmp/junk" "$f" "$tmp/trunc" "$tmp/badref"; do
 	rm -f "$tmp/sb"
 	if "$D2B" encode --btf_base="$base" --btf_encode_detached="$tmp/sb" "$f" 2>"$tmp/err"; then
 		d2b_fail "bad base $base accepted"

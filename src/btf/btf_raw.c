@@ -748,52 +748,33 @@ void btf_merge_deinit(struct btf_merge *m)
 	bigbuf_free(m->tidx, m->cap_tidx * sizeof(*m->tidx));
 	btf_dedup_incr_free(m->dedup_incr);
 	btf_strtab_deinit(&m->strs);
+	btf_str_index_free(&m->base_strs);
 	memset(m, 0, sizeof(*m));
 }
 
-/* The final offset of string S (entry E of a fragment). */
-/*
- * Every string of the base's section (our prefix) into the table at its
- * offset, the first of duplicates as libbpf's index of a base keeps: so a
- * split BTF's string that the base has keeps the base's offset (as
- * btf__add_str gives), found by one probe, without the index libbpf would
- * build for btf__find_str (15-20 ms on a vmlinux base). Done at the first
- * string, when the table's hash seed is set.
- */
-static int index_base_strings(struct btf_merge *m)
-{
-	size_t nr = 0;
-
-	for (const char *p = m->strs.data + 1, *end = m->strs.data + m->prefix_len; p < end;
-	     nr++) {
-		const char *z = memchr(p, '\0', (size_t)(end - p));
-
-		p = z ? z + 1 : end;
-	}
-	if (btf_strtab_reserve_index(&m->strs, nr))
-		return -1;
-	for (size_t off = 1; off < m->prefix_len;) {
-		const char *s = m->strs.data + off;
-		uint64_t h;
-		size_t len;
-
-		h = btf_str_hash_seeded(s, &len, m->strs.seed);
-		if (btf_strtab_index_at(&m->strs, (uint32_t)off, len, h) < 0)
-			return -1;
-		off += len + 1;
-	}
-	m->base_indexed = true;
-	return 0;
-}
-
+/* The final offset of string S (entry E of a fragment). A base's string
+ * keeps the base's offset (the first of duplicates, as libbpf's index of a
+ * base keeps), as btf__add_str gives: the base's section is indexed on
+ * its own (btf_str_index: 8 bytes a string, without the index libbpf
+ * would build for btf__find_str, 15-20 ms on a vmlinux base), at the first
+ * string, when the table's hash seed is set. */
 static long intern(struct btf_merge *m, const char *s, const struct btf_strtab_ent *e,
 		   struct d2b_error *err)
 {
 	uint32_t off;
 	long g;
 
-	if (m->base && !m->base_indexed && index_base_strings(m))
-		return d2b_error_oom(err);
+	if (m->base) {
+		if (!m->base_indexed) {
+			if (btf_str_index_build(&m->base_strs, m->strs.data, m->prefix_len,
+						m->strs.seed))
+				return d2b_error_oom(err);
+			m->base_indexed = true;
+		}
+		g = btf_str_index_find(&m->base_strs, m->strs.data, s, e->len, e->hash);
+		if (g >= 0)
+			return g;
+	}
 	g = btf_strtab_find(&m->strs, s, e->len, e->hash, &off);
 	if (g >= 0)
 		return off;
@@ -1017,8 +998,10 @@ static inline __attribute__((always_inline)) int fix_record(struct btf_merge *m,
 		    (r->fix[f + STR_PREFETCH] >> 1) < r->len) {
 			uint32_t ref = r->words[r->fix[f + STR_PREFETCH] >> 1];
 
-			if (ref && ref <= r->strs.nr && m->map[ref] == MAP_UNSET)
+			if (ref && ref <= r->strs.nr && m->map[ref] == MAP_UNSET) {
+				btf_str_index_prefetch(&m->base_strs, r->strs.ents[ref - 1].hash);
 				btf_strtab_prefetch_slot(&m->strs, r->strs.ents[ref - 1].hash);
+			}
 		}
 		if (r->fix[f] & 1) {
 			long off = btf_merge_str(m, r, dst[at], err);

@@ -121,20 +121,6 @@ int btf_strtab_reserve(struct btf_strtab *t, size_t nr, size_t bytes)
 	return grow_data(t, bytes) || grow_ents_to(t, t->nr + nr) ? -1 : 0;
 }
 
-int btf_strtab_reserve_index(struct btf_strtab *t, size_t nr)
-{
-	size_t want, n = t->mask + 1;
-
-	if (nr > SIZE_MAX / sizeof(struct btf_strtab_ent) - t->nr ||
-	    (want = t->nr + nr) > SIZE_MAX / 8)
-		return -1;
-	if (grow_ents_to(t, want))
-		return -1;
-	while (want * 4 > n * 3)	/* the load insert() keeps */
-		n *= 2;
-	return n == t->mask + 1 ? 0 : rehash_to(t, n);
-}
-
 /* Room for one more entry. */
 static int grow_ents(struct btf_strtab *t)
 {
@@ -196,25 +182,54 @@ long btf_strtab_add_at(struct btf_strtab *t, uint32_t off, size_t len, uint64_t 
 	return insert(t, off, len, hash);
 }
 
-long btf_strtab_index_at(struct btf_strtab *t, uint32_t off, size_t len, uint64_t hash)
-{
-	const char *s = t->data + off;
-	size_t i;
-
-	if (room_for_one(t))
-		return -1;
-	for (i = hash & t->mask; t->slots[i].ent; i = (i + 1) & t->mask) {
-		const struct btf_strtab_slot *sl = &t->slots[i];
-
-		if (sl->hash == (uint32_t)hash && sl->len == len && !memcmp(t->data + sl->off, s, len))
-			return (long)sl->ent - 1;
-	}
-	return put(t, i, off, len, hash);
-}
-
 long btf_strtab_append_slow(struct btf_strtab *t, const char *s, size_t len, uint64_t hash)
 {
 	if (t->len + len + 1 > UINT32_MAX || grow_data(t, len + 1) || grow_ents(t))
 		return -1;
 	return btf_strtab_append(t, s, len, hash);	/* now with room */
+}
+
+int btf_str_index_build(struct btf_str_index *x, const char *data, size_t len, uint64_t seed)
+{
+	size_t nr = 0, n = 64;
+
+	memset(x, 0, sizeof(*x));
+	if (len > UINT32_MAX)
+		return -1;
+	for (const char *p = data + 1, *end = data + len; p < end; nr++) {
+		const char *z = memchr(p, '\0', (size_t)(end - p));
+
+		p = z ? z + 1 : end;
+	}
+	while (nr * 4 > n * 3)
+		n *= 2;
+	x->slots = calloc(n, sizeof(*x->slots));
+	if (!x->slots)
+		return -1;
+	x->mask = n - 1;
+	for (size_t off = 1; off < len;) {
+		const char *s = data + off;
+		size_t l;
+		uint64_t h = btf_str_hash_seeded(s, &l, seed);
+		size_t i;
+
+		for (i = h & x->mask; x->slots[i]; i = (i + 1) & x->mask) {
+			uint64_t v = x->slots[i];
+			uint32_t o = (uint32_t)v;
+
+			if ((uint32_t)(v >> 32) == (uint32_t)h && !memcmp(data + o, s, l) &&
+			    !data[o + l])
+				break;	/* a duplicate: the first keeps its offset */
+		}
+		if (!x->slots[i])
+			x->slots[i] = (uint64_t)(uint32_t)h << 32 | off;
+		off += l + 1;
+	}
+	return 0;
+}
+
+void btf_str_index_free(struct btf_str_index *x)
+{
+	free(x->slots);
+	memset(x, 0, sizeof(*x));
 }

@@ -97,9 +97,6 @@ int btf_strtab_init(struct btf_strtab *t, const char *prefix, size_t prefix_len)
 void btf_strtab_deinit(struct btf_strtab *t);
 /* Room for NR more entries and BYTES more bytes of data. 0, or -1. */
 int btf_strtab_reserve(struct btf_strtab *t, size_t nr, size_t bytes);
-/* Entries and index slots for NR more strings: so many inserts that none
- * grows the index (which rehashes every entry each time). 0, or -1. */
-int btf_strtab_reserve_index(struct btf_strtab *t, size_t nr);
 
 /* Entry index of S (LEN bytes, HASH = btf_str_hash(S)), or -1; its offset
  * in *OFF when found (OFF may be NULL). */
@@ -130,11 +127,6 @@ long btf_strtab_add(struct btf_strtab *t, const char *s, size_t len, uint64_t ha
  * holds it). Returns the entry index, or -1 when out of memory. */
 long btf_strtab_add_at(struct btf_strtab *t, uint32_t off, size_t len, uint64_t hash);
 
-/* The same where the table may hold the string already: one probe finds
- * it (its entry index is returned, nothing added) or the free slot where
- * the new entry goes. For indexing a prefix whose duplicates keep their
- * first offset. */
-long btf_strtab_index_at(struct btf_strtab *t, uint32_t off, size_t len, uint64_t hash);
 
 /* Entry index of a NEW entry for S (LEN bytes, HASH), appended without
  * looking it up: for a table that is never probed (a fragment's, whose
@@ -216,6 +208,51 @@ static inline long btf_strtab_append_cstr(struct btf_strtab *t, const char *s)
 slow:
 	h = btf_str_hash_seeded(s, &len, t->seed);
 	return btf_strtab_append(t, s, len, h);
+}
+
+/*
+ * A read-only index of a string section someone else owns (a base BTF's,
+ * for a split BTF's strings that must keep the base's offsets): one 8-byte
+ * slot a string, { low 32 bits of its hash, offset }, at a load of at most
+ * 3/4, the first of duplicates kept. Half the size of a btf_strtab's entry
+ * and slot, and never grown: a vmlinux base's 96 k strings take 1 MiB.
+ * The section is passed to each call (its owner may move it).
+ */
+struct btf_str_index {
+	uint64_t *slots;	/* hash32 << 32 | offset; 0: empty */
+	size_t mask;
+};
+
+/* Every string of DATA (LEN bytes, NUL-terminated, "" at 0) but the one at
+ * offset 0, hashed under SEED. 0, or -1 when out of memory or LEN is too
+ * large for 32-bit offsets. */
+int btf_str_index_build(struct btf_str_index *x, const char *data, size_t len, uint64_t seed);
+void btf_str_index_free(struct btf_str_index *x);
+
+/* The offset in DATA (the section it was built from) of S (LEN bytes,
+ * HASH = btf_str_hash_seeded() under the build's seed), or -1. */
+static inline long btf_str_index_find(const struct btf_str_index *x, const char *data,
+				      const char *s, size_t len, uint64_t hash)
+{
+	uint32_t h = (uint32_t)hash;
+
+	if (!x->slots)
+		return -1;
+	for (size_t i = hash & x->mask;; i = (i + 1) & x->mask) {
+		uint64_t v = x->slots[i];
+		uint32_t off = (uint32_t)v;
+
+		if (!v)
+			return -1;
+		if ((uint32_t)(v >> 32) == h && !memcmp(data + off, s, len) && !data[off + len])
+			return off;
+	}
+}
+
+static inline void btf_str_index_prefetch(const struct btf_str_index *x, uint64_t hash)
+{
+	if (x->slots)
+		__builtin_prefetch(&x->slots[hash & x->mask]);
 }
 
 #endif

@@ -67,40 +67,50 @@ static void test_strtab(void)
 	CHECK(add(&t, "foo", &added) == 0 && !added, "foo after growth");
 	btf_strtab_deinit(&t);
 
-	/* reserved: so many inserts grow neither the index nor the entries,
-	 * and what was there stays found */
-	CHECK(btf_strtab_init(&t, "", 1) == 0, "init");
-	CHECK(add(&t, "old", &added) == 0 && added, "old");
-	CHECK(btf_strtab_reserve_index(&t, 10000) == 0, "reserve_index");
+	/* a base's section indexed where it lies (btf_str_index): a duplicate
+	 * keeps the first offset, a string's prefix or extension is not it,
+	 * the empty string at 0 is not indexed */
 	{
-		size_t mask = t.mask, cap = t.cap_ents;
+		static const char sec[] = "\0ab\0cd\0ab\0abc\0";
+		struct btf_str_index x;
+		char big[20000 * 8], *p = big;
+		uint64_t seed = 0x1234;
 
-		CHECK((mask + 1) * 3 >= 10001 * 4 && cap >= 10001, "slots %zu ents %zu", mask + 1, cap);
-		CHECK(btf_strtab_find(&t, "old", 3, btf_str_hash("old", &len), NULL) == 0, "old kept");
-		for (int i = 0; i < 10000; i++) {
-			snprintf(name, sizeof(name), "r%d", i);
-			e = add(&t, name, &added);
-			CHECK(e == 1 + i && added, "%s -> %ld", name, e);
+#define FIND(x_, d_, s_) btf_str_index_find((x_), (d_), (s_), strlen(s_), \
+					    btf_str_hash_seeded((s_), &len, seed))
+		CHECK(btf_str_index_build(&x, sec, sizeof(sec) - 1, seed) == 0, "build");
+		CHECK(FIND(&x, sec, "ab") == 1, "ab at %ld", FIND(&x, sec, "ab"));
+		CHECK(FIND(&x, sec, "cd") == 4, "cd at %ld", FIND(&x, sec, "cd"));
+		CHECK(FIND(&x, sec, "abc") == 10, "abc at %ld", FIND(&x, sec, "abc"));
+		CHECK(FIND(&x, sec, "a") == -1 && FIND(&x, sec, "abcd") == -1 &&
+		      FIND(&x, sec, "") == -1 && FIND(&x, sec, "b") == -1, "absent ones");
+		btf_str_index_free(&x);
+		CHECK(!x.slots && FIND(&x, sec, "ab") == -1, "freed: finds nothing");
+
+		/* many, some twice: every one at its first offset, at most
+		 * 3/4 of the slots used */
+		*p++ = '\0';
+		for (int i = 0; i < 12000; i++)
+			p += sprintf(p, "s%d", i % 10000) + 1;
+		CHECK(btf_str_index_build(&x, big, (size_t)(p - big), seed) == 0, "build many");
+		CHECK((x.mask + 1) * 3 >= 10000 * 4, "slots %zu", x.mask + 1);
+		{
+			size_t used = 0;
+
+			for (size_t i = 0; i <= x.mask; i++)
+				used += x.slots[i] != 0;
+			CHECK(used == 10000, "%zu slots used for 10000 strings", used);
 		}
-		CHECK(t.mask == mask && t.cap_ents == cap, "grew: slots %zu -> %zu, ents %zu -> %zu",
-		      mask + 1, t.mask + 1, cap, t.cap_ents);
-		CHECK(btf_strtab_reserve_index(&t, 0) == 0 && t.mask == mask, "reserve 0: no change");
+		p = big + 1;
+		for (int i = 0; i < 10000; i++) {
+			snprintf(name, sizeof(name), "s%d", i);
+			CHECK(FIND(&x, big, name) == p - big, "%s at %ld, not %td", name,
+			      FIND(&x, big, name), p - big);
+			p += strlen(p) + 1;
+		}
+		btf_str_index_free(&x);
+#undef FIND
 	}
-	btf_strtab_deinit(&t);
-
-	/* a prefix indexed where it lies: a duplicate keeps the first offset */
-	CHECK(btf_strtab_init(&t, "\0ab\0cd\0ab\0", 10) == 0, "init");
-	CHECK(btf_strtab_index_at(&t, 1, 2, btf_str_hash("ab", &len)) == 0, "ab at 1");
-	CHECK(btf_strtab_index_at(&t, 4, 2, btf_str_hash("cd", &len)) == 1, "cd at 4");
-	CHECK(btf_strtab_index_at(&t, 7, 2, btf_str_hash("ab", &len)) == 0 && t.nr == 2,
-	      "ab at 7 is ab at 1: nr %zu", t.nr);
-	{
-		uint32_t off = 0;
-
-		CHECK(btf_strtab_find(&t, "ab", 2, btf_str_hash("ab", &len), &off) == 0 && off == 1,
-		      "ab found at %u", off);
-	}
-	btf_strtab_deinit(&t);
 }
 
 /* ---- one script, two builders ---- */
