@@ -655,8 +655,10 @@ static enum btf_endianness host_endianness(void)
 #endif
 }
 
-/* BASE's string section (and its bases'), offsets 0 .. end, in *BUF. */
-static int base_strings(struct btf *base, char **buf, size_t *len)
+/* BASE's string section (and its bases'), offsets 0 .. end: *STRS, where
+ * libbpf holds it when it is one piece in our byte order, else in *BUF
+ * (the caller frees it). */
+static int base_strings(struct btf *base, const char **strs, char **buf, size_t *len)
 {
 	size_t cap = 1 << 16, n = 0;
 	char *b;
@@ -676,11 +678,7 @@ static int base_strings(struct btf *base, char **buf, size_t *len)
 		const char *first = btf__str_by_offset(base, 0);
 
 		if (sec[h->str_len - 1] == '\0' && first && !*first) {
-			b = malloc(h->str_len);
-			if (!b)
-				return -1;
-			memcpy(b, sec, h->str_len);
-			*buf = b;
+			*strs = sec;
 			*len = h->str_len;
 			return 0;
 		}
@@ -708,14 +706,15 @@ static int base_strings(struct btf *base, char **buf, size_t *len)
 		if (n > UINT32_MAX / 2)
 			break;
 	}
-	*buf = b;
+	*strs = *buf = b;
 	*len = n;
 	return 0;
 }
 
 int btf_merge_init(struct btf_merge *m, struct btf *base, struct d2b_error *err)
 {
-	char *prefix = NULL;
+	const char *prefix = NULL;
+	char *buf = NULL;
 	size_t plen = 1;
 	int rc;
 
@@ -724,10 +723,10 @@ int btf_merge_init(struct btf_merge *m, struct btf *base, struct d2b_error *err)
 	m->start_id = base ? btf__type_cnt(base) : 1;
 	m->first_block_words = BTF_MERGE_FIRST_BLOCK / 4;
 	m->block_words = BTF_MERGE_BLOCK / 4;
-	if (base && base_strings(base, &prefix, &plen))
+	if (base && base_strings(base, &prefix, &buf, &plen))
 		return d2b_error_oom(err);
 	rc = btf_strtab_init(&m->strs, prefix ? prefix : "", plen);
-	free(prefix);
+	free(buf);
 	m->prefix_len = plen;
 	m->strs_done = plen;
 	if (rc || block_start(m, &m->cur, m->start_id)) {
