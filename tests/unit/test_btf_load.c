@@ -369,6 +369,52 @@ static void test_cycles(void)
 	}
 }
 
+/* A chain of N typedefs down to an int, in id order (typedef 1 -> 2 ->
+ * ... -> int, UP) or the other way (int first, each typedef on the one
+ * before it). */
+static struct btf *typedef_chain(uint32_t n, bool up)
+{
+	struct btf *b = btf__new_empty();
+
+	if (up) {
+		for (uint32_t i = 1; i <= n; i++)
+			btf__add_typedef(b, "t", (int)i + 1);
+		btf__add_int(b, "int", 4, 0);
+	} else {
+		btf__add_int(b, "int", 4, 0);
+		for (uint32_t i = 2; i <= n + 1; i++)
+			btf__add_typedef(b, "t", (int)i - 1);
+	}
+	return b;
+}
+
+/* Chains longer than BTF_LOAD_MAX_DEPTH are refused whichever way their
+ * ids run (a chain in id order grows only as the search returns along it:
+ * it passed before), chains at the limit are not. */
+static void test_depth(void)
+{
+	for (int up = 0; up < 2; up++) {
+		struct d2b_error err = { 0 };
+		struct btf_handle *h;
+		struct btf *b;
+		uint32_t size;
+		const void *raw;
+
+		b = typedef_chain(BTF_LOAD_MAX_DEPTH, up);
+		raw = btf__raw_data(b, &size);
+		h = btf_handle_open_memory("ok.btf", raw, size, NULL, &err);
+		CHECK(h, "a chain of %u (%s) refused: %s", BTF_LOAD_MAX_DEPTH,
+		      up ? "in id order" : "against it", err.msg);
+		btf_handle_close(h);
+		btf__free(b);
+		b = typedef_chain(BTF_LOAD_MAX_DEPTH + 2, up);
+		raw = btf__raw_data(b, &size);
+		expect_bad(up ? "deep chain in id order" : "deep chain against id order",
+			   raw, size, "reference chain deeper than 1024");
+		btf__free(b);
+	}
+}
+
 static void test_split(void)
 {
 	struct btf *base = btf__new_empty(), *other = btf__new_empty(), *split;
@@ -516,6 +562,7 @@ int main(void)
 		test_diff(raw, size);
 	}
 	test_cycles();
+	test_depth();
 	test_split();
 	btf__free(b);
 	if (failures) {
