@@ -283,7 +283,7 @@ static int ct_init(struct cand_table *ct, size_t hint)
 	size_t slots = 4096;
 
 	memset(ct, 0, sizeof(*ct));
-	while (slots < hint * 2 && slots < ((size_t)1 << 30))
+	while (slots * 3 < hint * 4 && slots < ((size_t)1 << 30))
 		slots *= 2;
 	if (ct_alloc_slots(ct, slots))
 		return -1;
@@ -313,7 +313,7 @@ static int ct_add(struct cand_table *ct, uint64_t h, uint32_t type_id)
 
 	if (ct->nr + 2 > ct->cap && ct_grow_entries(ct))
 		return -1;
-	if ((ct->used + 1) * 2 > ct->mask + 1 && ct_grow_slots(ct))
+	if ((ct->used + 1) * 4 > (ct->mask + 1) * 3 && ct_grow_slots(ct))
 		return -1;
 	e = ++ct->nr;
 	ct->id[e] = type_id;
