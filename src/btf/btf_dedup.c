@@ -380,7 +380,11 @@ struct dedup {
 	uint32_t *words;
 	uint32_t n;		/* ids 0..n-1 */
 	uint32_t start;		/* the first id of ours (below: the base's) */
-	const uint32_t **base_rec;	/* by id < start */
+	/* the base's records (ids 1 .. start - 1): at base_words + their
+	 * node's off when they lie in one piece (libbpf's type section of a
+	 * base that is not split itself), else by id in base_rec */
+	const uint32_t *base_words;
+	const uint32_t **base_rec;
 	uint32_t void_rec[3];
 	struct node *nd;	/* by id; 0: void */
 	uint32_t *hypot_list;
@@ -407,7 +411,9 @@ static inline uint32_t *rec(struct dedup *d, uint32_t id)
 	if (id >= d->start)
 		return d->words + d->nd[id].off;
 	/* the base's records are only read (never rewritten) */
-	return id ? (uint32_t *)d->base_rec[id] : d->void_rec;
+	if (!id)
+		return d->void_rec;
+	return (uint32_t *)(d->base_rec ? d->base_rec[id] : d->base_words + d->nd[id].off);
 }
 
 static inline bool is_mapped(const struct dedup *d, uint32_t id)
@@ -1216,16 +1222,32 @@ static int nodes_init(struct dedup *d, const struct btf_dedup_types *t, struct d
 		return d2b_error_oom(err);
 	d->nd[0] = (struct node){ .map = 0, .hypot = UNPROCESSED, .kind = BTF_KIND_UNKN };
 	if (d->start > 1) {
-		d->base_rec = malloc((size_t)d->start * sizeof(*d->base_rec));
-		if (!d->base_rec)
-			return d2b_error_oom(err);
+		const uint32_t *first = (const uint32_t *)btf__type_by_id(t->base, 1);
+
+		/* by word from the first record (no array of 8 bytes a base
+		 * type: 0.8 MB for a vmlinux base) while they are one piece */
+		d->base_words = first;
 		for (uint32_t id = 1; id < d->start; id++) {
 			const uint32_t *r = (const uint32_t *)btf__type_by_id(t->base, id);
+			uintptr_t bytes = (uintptr_t)r - (uintptr_t)first;
+			uint32_t off = 0;
 
 			if (!r)
 				return d2b_error_set(err, "BTF dedup: base type [%u] is missing", id);
-			d->base_rec[id] = r;
-			d->nd[id] = (struct node){ .map = id, .hypot = UNPROCESSED,
+			if (!d->base_rec && ((uintptr_t)r < (uintptr_t)first || bytes % 4 ||
+					     bytes / 4 > UINT32_MAX)) {
+				/* not one piece: an array by id after all */
+				d->base_rec = malloc((size_t)d->start * sizeof(*d->base_rec));
+				if (!d->base_rec)
+					return d2b_error_oom(err);
+				for (uint32_t i = 1; i < id; i++)
+					d->base_rec[i] = first + d->nd[i].off;
+			}
+			if (d->base_rec)
+				d->base_rec[id] = r;
+			else
+				off = (uint32_t)(bytes / 4);
+			d->nd[id] = (struct node){ .off = off, .map = id, .hypot = UNPROCESSED,
 						   .kind = kind_of(r) };
 		}
 	}

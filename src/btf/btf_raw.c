@@ -786,7 +786,7 @@ static long intern(struct btf_merge *m, const char *s, const struct btf_strtab_e
 static int flush(struct btf_merge *m, struct d2b_error *err);
 
 #define MAP_UNSET UINT32_MAX	/* in m->map: not interned yet */
-#define KSLOTS_MIN ((size_t)1 << 16)	/* the key table's first size */
+#define KSLOTS_MIN ((size_t)1 << 12)	/* the key table's first size (a small module's all) */
 #define KSLOTS_MAX ((size_t)1 << 24)	/* btf_merge_expect_types() sizes for at most half */
 #define KSLOTS_LIMIT ((uint64_t)1 << 32)	/* btf_merge_key_home()'s range */
 #define KEY_PREFETCH 8		/* how far ahead the key probes are hinted */

@@ -695,22 +695,38 @@ static void test_random_enums(void)
 }
 
 /* Split BTF: a deduplicated random base, then random units on top of it
- * (the same templates, so the split meets its types and FWDs both ways). */
+ * (the same templates, so the split meets its types and FWDs both ways).
+ * Every third base is itself split on a smaller one: its types are then in
+ * two pieces (the dedup's array of base records, not its offsets). */
 static void test_random_split(void)
 {
 	for (uint64_t seed = 1; seed <= 300; seed++) {
 		struct rng r = { .s = seed * 0xd1b54a32d192ed03ull };
 		struct struct_tpl tpl[NS];
-		struct btf *base = btf__new_empty(), *split;
+		struct btf *base0 = NULL, *base, *split;
 		uint32_t units = 1 + rnd(&r, 4);
 		char what[40];
 
 		random_tpl(&r, tpl);
+		if (seed % 3 == 0) {
+			base0 = btf__new_empty();
+			add_unit(base0, &r, tpl, false);
+			if (btf__dedup(base0, NULL)) {
+				CHECK(0, "split seed %llu: base0 does not dedup",
+				      (unsigned long long)seed);
+				btf__free(base0);
+				continue;
+			}
+			base = btf__new_empty_split(base0);
+		} else {
+			base = btf__new_empty();
+		}
 		for (uint32_t u = 0; u < units; u++)
 			add_unit(base, &r, tpl, rnd(&r, 4) == 0);
 		if (btf__dedup(base, NULL)) {
 			CHECK(0, "split seed %llu: the base does not dedup", (unsigned long long)seed);
 			btf__free(base);
+			btf__free(base0);
 			continue;
 		}
 		split = btf__new_empty_split(base);
@@ -720,6 +736,7 @@ static void test_random_split(void)
 		snprintf(what, sizeof(what), "split seed %llu", (unsigned long long)seed);
 		compare(split, what);
 		btf__free(base);
+		btf__free(base0);
 	}
 }
 

@@ -233,7 +233,7 @@ static void check_wrapped(const struct btf_merge *m, const char *when)
 
 /* Keys whose probes start at the key table's last slot wrap to its first
  * ones and are found there: in the first table (a power of two), and
- * after it grew by half (98,304 slots: not one) and rehashed them; a
+ * after it grew by half (6,144 slots: not one) and rehashed them; a
  * repeat of them is dropped. The table's first slot for a key: its top 32
  * bits scaled to the size, from 0 to the last slot. */
 static void test_key_wrap(void)
@@ -256,11 +256,11 @@ static void test_key_wrap(void)
 	CHECK(btf_merge_init(&m, NULL, &err) == 0, "%s", err.msg);
 	m.prededup = true;
 	add_ints(&m, "w", 8, 8);
-	CHECK(m.kcap == 65536, "first table: %zu slots", m.kcap);
+	CHECK(m.kcap == 4096, "first table: %zu slots", m.kcap);
 	check_wrapped(&m, "first table");
-	/* 60,008 keys pass 0.85 of 65,536: grown by half, once */
-	add_ints(&m, "x", 60000, 0);
-	CHECK(m.kcap == 98304 && m.kview && m.kview->older, "grown to %zu slots", m.kcap);
+	/* 3,488 keys pass 0.85 of 4,096: grown by half, once */
+	add_ints(&m, "x", 3480, 0);
+	CHECK(m.kcap == 6144 && m.kview && m.kview->older, "grown to %zu slots", m.kcap);
 	check_wrapped(&m, "grown");
 	add_ints(&m, "w", 8, 8);
 	CHECK(m.nr_dropped == 8, "dropped %llu", (unsigned long long)m.nr_dropped);
@@ -282,7 +282,7 @@ static void test_key_wrap(void)
 		err.set = false;
 	}
 	btf = btf_merge_finish(&m, &err);
-	CHECK(btf && btf__type_cnt(btf) == 60009, "finish: %s", err.msg);
+	CHECK(btf && btf__type_cnt(btf) == 3489, "finish: %s", err.msg);
 	btf__free(btf);
 }
 
@@ -439,11 +439,13 @@ static void test_expect(void)
 	const void *a, *b, *c;
 	uint32_t na = 0, nb = 0, nc = 0;
 
-	/* 50,000 kept: grown once from 65,536 by half, when 40,000 + 20,000
-	 * keys passed a load of 0.85 (55,705 keys); a hint of 1,000 asks for
-	 * less than the first table; one of 200,000 for a load of 0.7 (285,710
-	 * slots), filled up to the 6 MiB its mapping takes anyway */
-	CHECK(s_none == 98304 && s_low == 98304, "grown to %zu / %zu slots", s_none, s_low);
+	/* 50,000 kept: each fragment of 20,000 more than a load of 0.85
+	 * allows, so each growth is to a load of 0.7 for all (4,096 -> 28,570
+	 * -> 57,140 -> 85,710, where half as big again would be less); a hint
+	 * of 1,000 asks for less than the first table; one of 200,000 for a
+	 * load of 0.7 (285,710 slots), filled up to the 6 MiB its mapping
+	 * takes anyway */
+	CHECK(s_none == 85710 && s_low == 85710, "grown to %zu / %zu slots", s_none, s_low);
 	CHECK(s_high == 393216, "a hint of 200,000 types: %zu slots", s_high);
 	if (!none || !low || !high)
 		goto out;
