@@ -1225,8 +1225,14 @@ static int nodes_init(struct dedup *d, const struct btf_dedup_types *t, struct d
 		const uint32_t *first = (const uint32_t *)btf__type_by_id(t->base, 1);
 
 		/* by word from the first record (no array of 8 bytes a base
-		 * type: 0.8 MB for a vmlinux base) while they are one piece */
+		 * type: 0.8 MB for a vmlinux base) when they are one piece:
+		 * libbpf's type section of a base that is not split itself */
 		d->base_words = first;
+		if (btf__base_btf(t->base)) {
+			d->base_rec = malloc((size_t)d->start * sizeof(*d->base_rec));
+			if (!d->base_rec)
+				return d2b_error_oom(err);
+		}
 		for (uint32_t id = 1; id < d->start; id++) {
 			const uint32_t *r = (const uint32_t *)btf__type_by_id(t->base, id);
 			uintptr_t bytes = (uintptr_t)r - (uintptr_t)first;
@@ -1236,7 +1242,8 @@ static int nodes_init(struct dedup *d, const struct btf_dedup_types *t, struct d
 				return d2b_error_set(err, "BTF dedup: base type [%u] is missing", id);
 			if (!d->base_rec && ((uintptr_t)r < (uintptr_t)first || bytes % 4 ||
 					     bytes / 4 > UINT32_MAX)) {
-				/* not one piece: an array by id after all */
+				/* not where one piece would put it (never, for
+				 * libbpf's section): an array by id after all */
 				d->base_rec = malloc((size_t)d->start * sizeof(*d->base_rec));
 				if (!d->base_rec)
 					return d2b_error_oom(err);

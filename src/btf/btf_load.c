@@ -5,8 +5,7 @@
  * See btf_load.h for what is checked and what the model holds.
  *
  *   btf_handle_open(path, base)
- *     ├── open_path()          raw file (read), or the ELF's .BTF section
- *     │                        (where the file is mapped)
+ *     ├── open_path()          raw file, or the ELF's .BTF section, read
  *     ├── raw_check()          our pass over the bytes (header, records,
  *     │                        strings, references, kinds, cycles)
  *     └── btf__new_split()     libbpf's parse (it copies the bytes)

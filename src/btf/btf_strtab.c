@@ -194,8 +194,8 @@ int btf_str_index_build(struct btf_str_index *x, const char *data, size_t len, u
 	size_t nr = 0, n = 64;
 
 	memset(x, 0, sizeof(*x));
-	if (len > UINT32_MAX)
-		return -1;
+	if (len > UINT32_MAX || (len && data[len - 1]))
+		return -1;	/* (not a section whose strings all end in it) */
 	for (const char *p = data + 1, *end = data + len; p < end; nr++) {
 		const char *z = memchr(p, '\0', (size_t)(end - p));
 
@@ -207,6 +207,7 @@ int btf_str_index_build(struct btf_str_index *x, const char *data, size_t len, u
 	if (!x->slots)
 		return -1;
 	x->mask = n - 1;
+	x->size = len;
 	for (size_t off = 1; off < len;) {
 		const char *s = data + off;
 		size_t l;
@@ -217,12 +218,13 @@ int btf_str_index_build(struct btf_str_index *x, const char *data, size_t len, u
 			uint64_t v = x->slots[i];
 			uint32_t o = (uint32_t)v;
 
-			if ((uint32_t)(v >> 32) == (uint32_t)h && !memcmp(data + o, s, l) &&
-			    !data[o + l])
+			/* an earlier string: it ends before OFF */
+			if ((uint32_t)(v >> 32) == (uint32_t)(h >> 32) && l < off - o &&
+			    !memcmp(data + o, s, l) && !data[o + l])
 				break;	/* a duplicate: the first keeps its offset */
 		}
 		if (!x->slots[i])
-			x->slots[i] = (uint64_t)(uint32_t)h << 32 | off;
+			x->slots[i] = (h >> 32) << 32 | off;
 		off += l + 1;
 	}
 	return 0;

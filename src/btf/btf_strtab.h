@@ -219,13 +219,14 @@ slow:
  * The section is passed to each call (its owner may move it).
  */
 struct btf_str_index {
-	uint64_t *slots;	/* hash32 << 32 | offset; 0: empty */
-	size_t mask;
+	uint64_t *slots;	/* the hash's top 32 bits << 32 | offset; 0: empty */
+	size_t mask;		/* slots - 1; the hash's low bits pick the first */
+	size_t size;		/* bytes of the section it was built from */
 };
 
 /* Every string of DATA (LEN bytes, NUL-terminated, "" at 0) but the one at
- * offset 0, hashed under SEED. 0, or -1 when out of memory or LEN is too
- * large for 32-bit offsets. */
+ * offset 0, hashed under SEED. 0, or -1 when out of memory, LEN is too
+ * large for 32-bit offsets or DATA does not end in a NUL. */
 int btf_str_index_build(struct btf_str_index *x, const char *data, size_t len, uint64_t seed);
 void btf_str_index_free(struct btf_str_index *x);
 
@@ -234,7 +235,7 @@ void btf_str_index_free(struct btf_str_index *x);
 static inline long btf_str_index_find(const struct btf_str_index *x, const char *data,
 				      const char *s, size_t len, uint64_t hash)
 {
-	uint32_t h = (uint32_t)hash;
+	uint32_t h = (uint32_t)(hash >> 32);
 
 	if (!x->slots)
 		return -1;
@@ -244,7 +245,10 @@ static inline long btf_str_index_find(const struct btf_str_index *x, const char 
 
 		if (!v)
 			return -1;
-		if ((uint32_t)(v >> 32) == h && !memcmp(data + off, s, len) && !data[off + len])
+		/* the string at OFF ends before the section does: compare
+		 * no byte past it (a shorter one's NUL mismatches first) */
+		if ((uint32_t)(v >> 32) == h && len < x->size - off &&
+		    !memcmp(data + off, s, len) && !data[off + len])
 			return off;
 	}
 }

@@ -200,8 +200,8 @@ int encode_main(int argc, char **argv)
 	a.opts.log = print_line;
 	a.opts.log_ctx = stdout;
 	if (a.base) {
-		/* checked as pfunct -F btf checks it, parsed by libbpf from
-		 * where the file is mapped */
+		/* checked as pfunct -F btf checks it (libbpf 1.1's parse checks
+		 * no type id), then parsed by libbpf */
 		base_h = btf_handle_open(a.base, NULL, &err);
 		if (!base_h)
 			return cli_fail(prog, &err);

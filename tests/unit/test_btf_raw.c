@@ -84,6 +84,20 @@ static void test_strtab(void)
 		CHECK(FIND(&x, sec, "abc") == 10, "abc at %ld", FIND(&x, sec, "abc"));
 		CHECK(FIND(&x, sec, "a") == -1 && FIND(&x, sec, "abcd") == -1 &&
 		      FIND(&x, sec, "") == -1 && FIND(&x, sec, "b") == -1, "absent ones");
+		/* the same hash (as a collision would give): only the bytes and
+		 * the length tell them apart, and no byte past the section is
+		 * compared (a string longer than what follows "abc") */
+		{
+			uint64_t h = btf_str_hash_seeded("ab", &len, seed);
+			const char *longer = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+			CHECK(btf_str_index_find(&x, sec, "ab", 2, h) == 1, "ab by its hash");
+			CHECK(btf_str_index_find(&x, sec, "a", 1, h) == -1, "a under ab's hash");
+			CHECK(btf_str_index_find(&x, sec, "abc", 3, h) == -1, "abc under ab's hash");
+			CHECK(btf_str_index_find(&x, sec, "ab\0", 3, h) == -1, "ab and a NUL");
+			CHECK(btf_str_index_find(&x, sec, longer, strlen(longer), h) == -1,
+			      "a long one under ab's hash");
+		}
 		btf_str_index_free(&x);
 		CHECK(!x.slots && FIND(&x, sec, "ab") == -1, "freed: finds nothing");
 
