@@ -8,6 +8,7 @@
 #include <string.h>
 
 #define MIN_SLOTS 64u
+#define STR_INDEX_BATCH 16	/* strings hashed ahead of their inserts */
 
 static int grow_data(struct btf_strtab *t, size_t add)
 {
@@ -208,24 +209,39 @@ int btf_str_index_build(struct btf_str_index *x, const char *data, size_t len, u
 		return -1;
 	x->mask = n - 1;
 	x->size = len;
+	/* in batches: the strings hashed and their slots hinted first, then
+	 * put in order (the slots miss the cache, the hashes do not) */
 	for (size_t off = 1; off < len;) {
-		const char *s = data + off;
-		size_t l;
-		uint64_t h = btf_str_hash_seeded(s, &l, seed);
-		size_t i;
+		uint64_t hs[STR_INDEX_BATCH];
+		uint32_t offs[STR_INDEX_BATCH], lens[STR_INDEX_BATCH];
+		unsigned nb = 0;
 
-		for (i = h & x->mask; x->slots[i]; i = (i + 1) & x->mask) {
-			uint64_t v = x->slots[i];
-			uint32_t o = (uint32_t)v;
+		for (; nb < STR_INDEX_BATCH && off < len; nb++) {
+			size_t l;
 
-			/* an earlier string: it ends before OFF */
-			if ((uint32_t)(v >> 32) == (uint32_t)(h >> 32) && l < off - o &&
-			    !memcmp(data + o, s, l) && !data[o + l])
-				break;	/* a duplicate: the first keeps its offset */
+			hs[nb] = btf_str_hash_seeded(data + off, &l, seed);
+			offs[nb] = (uint32_t)off;
+			lens[nb] = (uint32_t)l;
+			__builtin_prefetch(&x->slots[hs[nb] & x->mask], 1);
+			off += l + 1;
 		}
-		if (!x->slots[i])
-			x->slots[i] = (h >> 32) << 32 | off;
-		off += l + 1;
+		for (unsigned b = 0; b < nb; b++) {
+			uint64_t h = hs[b];
+			uint32_t at = offs[b], l = lens[b];
+			size_t i;
+
+			for (i = h & x->mask; x->slots[i]; i = (i + 1) & x->mask) {
+				uint64_t v = x->slots[i];
+				uint32_t o = (uint32_t)v;
+
+				/* an earlier string: it ends before AT */
+				if ((uint32_t)(v >> 32) == (uint32_t)(h >> 32) && l < at - o &&
+				    !memcmp(data + o, data + at, l) && !data[o + l])
+					break;	/* a duplicate: the first keeps its offset */
+			}
+			if (!x->slots[i])
+				x->slots[i] = (h >> 32) << 32 | at;
+		}
 	}
 	return 0;
 }
