@@ -271,8 +271,7 @@ static int check_records(struct raw_check *c)
 	size_t end = pos + c->type_len;
 	/* at most one record in 12 bytes: room for all at once (pages are
 	 * touched as they fill; growing by copies cost more) */
-	uint32_t cap = (uint32_t)(c->type_len / BTF_REC < UINT32_MAX - 1 ?
-				  c->type_len / BTF_REC + 1 : UINT32_MAX);
+	uint32_t cap = c->type_len / BTF_REC + 1;
 
 	c->offs = malloc((size_t)cap * sizeof(*c->offs));
 	c->kinds = malloc(cap);

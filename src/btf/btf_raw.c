@@ -764,12 +764,9 @@ static long intern(struct btf_merge *m, const char *s, const struct btf_strtab_e
 	long g;
 
 	if (m->base) {
-		if (!m->base_indexed) {
-			if (btf_str_index_build(&m->base_strs, m->strs.data, m->prefix_len,
-						m->strs.seed))
-				return d2b_error_oom(err);
-			m->base_indexed = true;
-		}
+		if (!m->base_strs.slots &&
+		    btf_str_index_build(&m->base_strs, m->strs.data, m->prefix_len, m->strs.seed))
+			return d2b_error_oom(err);
 		g = btf_str_index_find(&m->base_strs, m->strs.data, s, e->len, e->hash);
 		if (g >= 0)
 			return g;

@@ -169,8 +169,8 @@ struct btf_merge {
 	uint32_t start_id;	/* id of the first type added (1, or base's count) */
 	uint32_t nr_types;
 	size_t prefix_len;	/* strings before ours: "\0" or base's */
-	bool base_indexed;	/* base_strs is built */
-	struct btf_str_index base_strs;	/* the base's strings (strs' prefix) */
+	/* the base's strings (strs' prefix), built at the first string */
+	struct btf_str_index base_strs;
 	struct btf_merge_block cur;	/* the block being filled */
 	size_t nr_blocks;	/* blocks started */
 	size_t first_block_words, block_words;	/* the sizes above (tests shrink them) */

@@ -127,7 +127,6 @@ long btf_strtab_add(struct btf_strtab *t, const char *s, size_t len, uint64_t ha
  * holds it). Returns the entry index, or -1 when out of memory. */
 long btf_strtab_add_at(struct btf_strtab *t, uint32_t off, size_t len, uint64_t hash);
 
-
 /* Entry index of a NEW entry for S (LEN bytes, HASH), appended without
  * looking it up: for a table that is never probed (a fragment's, whose
  * strings the merge interns), where de-duplicating costs more than the
@@ -213,7 +212,7 @@ slow:
 /*
  * A read-only index of a string section someone else owns (a base BTF's,
  * for a split BTF's strings that must keep the base's offsets): one 8-byte
- * slot a string, { low 32 bits of its hash, offset }, at a load of at most
+ * slot a string, { top 32 bits of its hash, offset }, at a load of at most
  * 3/4, the first of duplicates kept. Half the size of a btf_strtab's entry
  * and slot, and never grown: a vmlinux base's 96 k strings take 1 MiB.
  * The section is passed to each call (its owner may move it).
