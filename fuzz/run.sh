@@ -3,7 +3,7 @@
 # fuzz/run.sh HARNESS SECONDS [LIBFUZZER-OPTION...]
 #
 # Runs one libFuzzer harness (fuzz_dwarf, fuzz_cli, fuzz_btf, fuzz_encode,
-# fuzz_dedup)
+# fuzz_dedup, fuzz_encode_base)
 # for SECONDS on one
 # core. The harnesses come from a clang build configured with
 #   cmake -S . -B ../build-fuzz -DCMAKE_C_COMPILER=clang -DD2B_FUZZ=ON -DD2B_SANITIZE=address

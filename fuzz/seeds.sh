@@ -13,6 +13,11 @@
 #               (tests/lib.sh d2b_corpus; fuzz/btf_slice.py)
 #   fuzz_dedup  raw BTF: the same as fuzz_btf's, without the options byte
 #               (the harness deduplicates two copies of it)
+#   fuzz_encode_base
+#               raw BTF of tests/fixtures/btf_funcs/ (gcc and clang, -O0
+#               and -O2, DWARF 4 and 5: the harness's module is that source
+#               at -O2, so its types start out in the base), plus
+#               fuzz_dedup's seeds of the other fixtures
 set -u
 harness=$1 dir=$2
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -125,10 +130,31 @@ seed_btf() {
 	find "$dir" -type f -size +64k -delete
 }
 
+seed_base() {
+	local fx="$src/tests/fixtures" tmp cc o v n
+	tmp=$(mktemp -d) || return 1
+	for cc in gcc clang; do
+		command -v $cc >/dev/null || continue
+		for o in O0 O2; do
+			for v in 4 5; do
+				n="btf_funcs.$cc.$o.dwarf$v"
+				$cc -w -g -gdwarf-$v -$o -fno-eliminate-unused-debug-types \
+					"$fx"/btf_funcs/*.c -o "$tmp/$n" 2>/dev/null &&
+					pahole --btf_encode_detached="$dir/$n.btf" "$tmp/$n" \
+						>/dev/null 2>&1
+				[ -s "$dir/$n.btf" ] || rm -f "$dir/$n.btf"
+			done
+		done
+	done
+	rm -rf "$tmp"
+	seed_btf raw
+}
+
 case $harness in
 fuzz_dwarf | fuzz_encode) seed_dwarf ;;
 fuzz_btf) seed_btf ;;
 fuzz_dedup) seed_btf raw ;;
+fuzz_encode_base) seed_base ;;
 fuzz_cli) seed_cli ;;
 *) echo "seeds.sh: unknown harness $harness" >&2; exit 2 ;;
 esac

@@ -13,13 +13,13 @@ if ! command -v clang >/dev/null; then
 fi
 if ! cmake -S "$src" -B "$build" -DCMAKE_C_COMPILER=clang -DD2B_FUZZ=ON \
 	-DD2B_SANITIZE=address > /dev/null ||
-   ! cmake --build "$build" -j2 --target fuzz_dwarf fuzz_cli fuzz_btf fuzz_encode fuzz_dedup > /dev/null; then
+   ! cmake --build "$build" -j2 --target fuzz_dwarf fuzz_cli fuzz_btf fuzz_encode fuzz_dedup fuzz_encode_base > /dev/null; then
 	echo "fuzz/smoke.sh: cannot build the harnesses in $build" >&2
 	exit 1
 fi
 export D2B_FUZZ_BUILD=$build
 fails=0
-for h in fuzz_dwarf fuzz_cli fuzz_btf fuzz_encode fuzz_dedup; do
+for h in fuzz_dwarf fuzz_cli fuzz_btf fuzz_encode fuzz_dedup fuzz_encode_base; do
 	printf '%s: ' "$h"
 	# D2B_FUZZ_SEED fixes libFuzzer's seed (CI does, so that a run that
 	# passed once keeps exploring the same way; unset: a random seed).

@@ -45,6 +45,13 @@ harness_bin() {	# HARNESS: print the binary that replays its inputs
 		done
 		extra+=(-DD2B_VERSION="\"test\"" -DD2B_FUZZ_CLI_INPUT="\"$D2B_FUZZ_CLI_INPUT\"")
 	fi
+	if [ "$h" = fuzz_encode_base ]; then
+		# its fixed module, built as fuzz/CMakeLists.txt builds it
+		cc -g -O2 -gdwarf-5 -w -fno-eliminate-unused-debug-types \
+			"$D2B_SRC"/tests/fixtures/btf_funcs/*.c -o "$tmp/btf-funcs-O2" >&2 ||
+			return 1
+		extra+=(-DD2B_FUZZ_BASE_MODULE="\"$tmp/btf-funcs-O2\"")
+	fi
 	"$cc" "${flags[@]}" "$D2B_SRC/fuzz/$h.c" "$D2B_SRC/fuzz/replay_main.c" \
 		"${extra[@]}" "$D2B_BUILD/libd2b.a" "${libs[@]}" -o "$tmp/$h" >&2 ||
 		return 1
