@@ -16,6 +16,7 @@
 #include "check.h"
 #include "btf/btf_raw.h"
 #include "btf/btf_strtab.h"
+#include "btf/btf_wire.h"
 
 /* ---- strtab ---- */
 
@@ -562,8 +563,53 @@ static void test_index_stale(void)
 	btf_raw_deinit(&r);
 }
 
+/* The record sizes by table, against the kernel's documentation of each
+ * kind (Documentation/bpf/btf.rst) and libbpf's btf_type_size(): the
+ * fixed part, the part per entry, unknown kinds (0 and 20..31) refused. */
+static void test_wire_sizes(void)
+{
+	static const struct {
+		unsigned kind;
+		long fixed, per;
+	} want[] = {
+		{ BTF_KIND_INT, 4, 0 },		{ BTF_KIND_PTR, 0, 0 },
+		{ BTF_KIND_ARRAY, 12, 0 },	{ BTF_KIND_STRUCT, 0, 12 },
+		{ BTF_KIND_UNION, 0, 12 },	{ BTF_KIND_ENUM, 0, 8 },
+		{ BTF_KIND_FWD, 0, 0 },		{ BTF_KIND_TYPEDEF, 0, 0 },
+		{ BTF_KIND_VOLATILE, 0, 0 },	{ BTF_KIND_CONST, 0, 0 },
+		{ BTF_KIND_RESTRICT, 0, 0 },	{ BTF_KIND_FUNC, 0, 0 },
+		{ BTF_KIND_FUNC_PROTO, 0, 8 },	{ BTF_KIND_VAR, 4, 0 },
+		{ BTF_KIND_DATASEC, 0, 12 },	{ BTF_KIND_FLOAT, 0, 0 },
+		{ BTF_KIND_DECL_TAG, 4, 0 },	{ BTF_KIND_TYPE_TAG, 0, 0 },
+		{ BTF_KIND_ENUM64, 0, 12 },
+	};
+	uint32_t w[3] = { 0 };
+
+	CHECK(sizeof(want) / sizeof(want[0]) == BTF_KIND_ENUM64, "every known kind listed");
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		unsigned k = want[i].kind;
+
+		CHECK(btf_wire_extra_size(k, 0) == want[i].fixed, "kind %u, no entries", k);
+		CHECK(btf_wire_extra_size(k, 3) == want[i].fixed + 3 * want[i].per,
+		      "kind %u, 3 entries", k);
+		CHECK(btf_wire_extra_size(k, 0xffff) == want[i].fixed + 0xffff * want[i].per,
+		      "kind %u, the most entries", k);
+		w[1] = k << 24 | 5;
+		CHECK(btf_record_words(w) == 3 + (uint32_t)(want[i].fixed + 5 * want[i].per) / 4,
+		      "kind %u: words", k);
+	}
+	for (unsigned k = 0; k < 40; k++) {
+		if (k >= 1 && k <= BTF_KIND_ENUM64)
+			continue;
+		CHECK(btf_wire_extra_size(k, 1) == -1, "kind %u is unknown", k);
+	}
+	w[1] = 20u << 24;
+	CHECK(btf_record_words(w) == 0, "an unknown kind has no size");
+}
+
 int main(void)
 {
+	test_wire_sizes();
 	test_strtab();
 	test_append_cstr();
 	test_index_stale();
