@@ -725,8 +725,11 @@ int btf_merge_init(struct btf_merge *m, struct btf *base, struct d2b_error *err)
 	m->block_words = BTF_MERGE_BLOCK / 4;
 	if (base && base_strings(base, &prefix, &buf, &plen))
 		return d2b_error_oom(err);
-	rc = btf_strtab_init(&m->strs, prefix ? prefix : "", plen);
-	free(buf);
+	/* a base's strings stay where they are (a module's run copied the
+	 * vmlinux's 1.7 MB here): our offsets start after them */
+	m->base_str = prefix;
+	m->base_str_buf = buf;
+	rc = base ? btf_strtab_init_biased(&m->strs, plen) : btf_strtab_init(&m->strs, "", plen);
 	m->prefix_len = plen;
 	m->strs_done = plen;
 	if (rc || block_start(m, &m->cur, m->start_id)) {
@@ -747,6 +750,7 @@ void btf_merge_deinit(struct btf_merge *m)
 	bigbuf_free(m->tidx, m->cap_tidx * sizeof(*m->tidx));
 	btf_dedup_incr_free(m->dedup_incr);
 	btf_strtab_deinit(&m->strs);
+	free(m->base_str_buf);
 	btf_str_index_free(&m->base_strs);
 	memset(m, 0, sizeof(*m));
 }
@@ -765,9 +769,9 @@ static long intern(struct btf_merge *m, const char *s, const struct btf_strtab_e
 
 	if (m->base) {
 		if (!m->base_strs.slots &&
-		    btf_str_index_build(&m->base_strs, m->strs.data, m->prefix_len, m->strs.seed))
+		    btf_str_index_build(&m->base_strs, m->base_str, m->prefix_len, m->strs.seed))
 			return d2b_error_oom(err);
-		g = btf_str_index_find(&m->base_strs, m->strs.data, s, e->len, e->hash);
+		g = btf_str_index_find(&m->base_strs, m->base_str, s, e->len, e->hash);
 		if (g >= 0)
 			return g;
 	}
@@ -798,7 +802,7 @@ long btf_merge_str(struct btf_merge *m, const struct btf_raw *r, uint32_t ref,
 		return d2b_error_set(err, "BTF fragment string ref %u out of range", ref);
 	if (m->map[ref] != MAP_UNSET)
 		return m->map[ref];
-	off = intern(m, r->strs.data + r->strs.ents[ref - 1].off, &r->strs.ents[ref - 1], err);
+	off = intern(m, btf_strtab_str(&r->strs, r->strs.ents[ref - 1].off), &r->strs.ents[ref - 1], err);
 	if (off >= 0)
 		m->map[ref] = (uint32_t)off;
 	return off;
@@ -1265,7 +1269,14 @@ static int block_slow(struct btf_merge *m, struct btf_merge_block *b, struct btf
 	if (total > UINT32_MAX || block_room(b, (str_len + 3) / 4))
 		return d2b_error_oom(err);
 	memcpy(b->words, &hdr, sizeof(hdr));
-	memcpy(b->words + b->len, m->strs.data, str_len);
+	if (m->base) {
+		/* the base's strings too, so that ours land at their offsets */
+		memcpy(b->words + b->len, m->base_str, m->prefix_len);
+		memcpy((char *)(b->words + b->len) + m->prefix_len,
+		       btf_strtab_str(&m->strs, m->prefix_len), str_len - m->prefix_len);
+	} else {
+		memcpy(b->words + b->len, m->strs.data, str_len);
+	}
 	src = btf__new(b->words, (uint32_t)total);
 	if (!src)
 		return d2b_error_set(err, "cannot parse merged BTF types (libbpf error %d)", -errno);
@@ -1282,15 +1293,14 @@ static int block_slow(struct btf_merge *m, struct btf_merge_block *b, struct btf
 /* Our strings not yet in m->btf into it, in order, each where we put it. */
 static int add_new_strings(struct btf_merge *m, struct d2b_error *err)
 {
-	const char *strs = m->strs.data;
-
 	for (size_t off = m->strs_done; off < m->strs.len;) {
-		int r = btf__add_str(m->btf, strs + off);
+		const char *s = btf_strtab_str(&m->strs, off);	/* past the base's */
+		int r = btf__add_str(m->btf, s);
 
 		if (r < 0 || (size_t)r != off)
 			return d2b_error_set(err, "BTF string table drift at offset %zu (libbpf gave %d)",
 					     off, r);
-		off += strlen(strs + off) + 1;
+		off += strlen(s) + 1;
 	}
 	m->strs_done = m->strs.len;
 	return 0;
@@ -1308,6 +1318,16 @@ static int flush(struct btf_merge *m, struct d2b_error *err)
 			block_free(b);
 			return add_new_strings(m, err);
 		}
+	}
+	if (!m->btf && m->base && !m->base_str_buf) {
+		/* libbpf is about to add strings to a split btf on the base:
+		 * btf__add_str() makes the base modifiable, which frees the
+		 * section base_str points into; from here, our own copy */
+		m->base_str_buf = malloc(m->prefix_len);
+		if (!m->base_str_buf)
+			return d2b_error_oom(err);
+		memcpy(m->base_str_buf, m->base_str, m->prefix_len);
+		m->base_str = m->base_str_buf;
 	}
 	if (!m->btf) {
 		m->btf = m->base ? btf__new_empty_split(m->base) : btf__new_empty();
@@ -1345,7 +1365,9 @@ const struct btf_type *btf_merge_type_by_id(const struct btf_merge *m, uint32_t 
 
 const char *btf_merge_str_at(const struct btf_merge *m, uint32_t off)
 {
-	return off < m->strs.len ? m->strs.data + off : NULL;
+	if (off < m->prefix_len && m->base)
+		return m->base_str + off;
+	return off < m->strs.len ? btf_strtab_str(&m->strs, off) : NULL;
 }
 
 /* The final offset of C string S, interned now if new (as btf__add_str). */
@@ -1528,7 +1550,7 @@ struct btf *btf_merge_finish_dedup(struct btf_merge *m, struct btf_dedup_stats *
 		.stats = stats, .incr = m->dedup_incr,
 	};
 	/* split BTF holds its own strings only: after the base's */
-	const char *strs = m->strs.data + (m->base ? m->prefix_len : 0);
+	const char *strs = btf_strtab_str(&m->strs, m->base ? m->prefix_len : 0);
 	size_t str_len = m->strs.len - (m->base ? m->prefix_len : 0);
 	struct btf_header hdr = {
 		.magic = BTF_MAGIC, .version = BTF_VERSION,

@@ -169,13 +169,19 @@ struct btf_merge {
 	uint32_t start_id;	/* id of the first type added (1, or base's count) */
 	uint32_t nr_types;
 	size_t prefix_len;	/* strings before ours: "\0" or base's */
-	/* the base's strings (strs' prefix), built at the first string */
+	/* A base's strings, offsets 0 .. prefix_len: not copied into strs
+	 * (biased: its offsets start after them), but libbpf's section, or
+	 * base_str_buf when that is not one piece in our byte order or once
+	 * libbpf may free it (flush(): a split btf to add strings to) */
+	const char *base_str;
+	char *base_str_buf;
+	/* their index (btf_str_index.h), built at the first string */
 	struct btf_str_index base_strs;
 	struct btf_merge_block cur;	/* the block being filled */
 	size_t nr_blocks;	/* blocks started */
 	size_t first_block_words, block_words;	/* the sizes above (tests shrink them) */
 	struct btf *btf;	/* the blocks so far (NULL until the first is full) */
-	size_t strs_done;	/* strs.data up to here is in btf */
+	size_t strs_done;	/* strs up to this offset is in btf */
 	struct btf_strtab strs;
 	uint32_t *map;		/* local ref -> final string offset (last add) */
 	size_t cap_map;
@@ -208,7 +214,11 @@ struct btf_merge {
 	uint32_t follow_turns;	/* turns taken (under the follower's lock) */
 };
 
-/* Start an empty merge (split on BASE when not NULL). Returns 0 or -1. */
+/* Start an empty merge (split on BASE when not NULL). Returns 0 or -1.
+ * The merge reads BASE's strings where libbpf keeps them: until
+ * btf_merge_deinit() nothing else may change BASE or look strings up in
+ * it (btf__find_str(), or btf__add_str() on a split BTF over it: libbpf
+ * then frees the base's raw data). */
 int btf_merge_init(struct btf_merge *m, struct btf *base, struct d2b_error *err);
 void btf_merge_deinit(struct btf_merge *m);
 

@@ -17,14 +17,15 @@ static int grow_data(struct btf_strtab *t, size_t add)
 
 	if (t->len + add <= t->cap)
 		return 0;
-	cap = t->cap ? t->cap : 4096;
-	while (cap < t->len + add)
+	/* in bytes of data: the offsets below the bias are not there */
+	cap = t->cap > t->bias ? t->cap - t->bias : 4096;
+	while (cap < t->len + add - t->bias)
 		cap *= 2;
 	d = realloc(t->data, cap);
 	if (!d)
 		return -1;
 	t->data = d;
-	t->cap = cap;
+	t->cap = t->bias + cap;
 	return 0;
 }
 
@@ -40,6 +41,19 @@ int btf_strtab_init(struct btf_strtab *t, const char *prefix, size_t prefix_len)
 	if (prefix_len)
 		memcpy(t->data, prefix, prefix_len);
 	t->len = prefix_len;
+	return 0;
+}
+
+int btf_strtab_init_biased(struct btf_strtab *t, size_t bias)
+{
+	memset(t, 0, sizeof(*t));
+	t->bias = t->len = t->cap = bias;
+	t->slots = calloc(MIN_SLOTS, sizeof(*t->slots));
+	if (bias > UINT32_MAX || !t->slots || grow_data(t, 1)) {
+		btf_strtab_deinit(t);
+		return -1;
+	}
+	t->mask = MIN_SLOTS - 1;
 	return 0;
 }
 
@@ -61,7 +75,7 @@ long btf_strtab_find(const struct btf_strtab *t, const char *s, size_t len, uint
 
 		if (!sl->ent)
 			return -1;
-		if (sl->hash == hash && sl->len == len && !memcmp(t->data + sl->off, s, len)) {
+		if (sl->hash == hash && sl->len == len && !memcmp(btf_strtab_str(t, sl->off), s, len)) {
 			if (off)
 				*off = sl->off;
 			return (long)sl->ent - 1;
@@ -170,8 +184,8 @@ long btf_strtab_add(struct btf_strtab *t, const char *s, size_t len, uint64_t ha
 	if (t->len + len + 1 > UINT32_MAX || grow_data(t, len + 1))
 		return -1;
 	off = t->len;
-	memcpy(t->data + off, s, len);
-	t->data[off + len] = '\0';
+	memcpy(btf_strtab_str(t, off), s, len);
+	btf_strtab_str(t, off)[len] = '\0';
 	e = insert(t, (uint32_t)off, len, hash);
 	if (e >= 0)
 		t->len += len + 1;

@@ -4,6 +4,10 @@
  * section.
  *
  *   data:  [ prefix (not indexed) | s0 \0 | s1 \0 | s2 \0 | ... ]
+ *
+ * or, biased (btf_strtab_init_biased), the prefix stays where its owner
+ * keeps it (a base BTF's section): offsets still count it, data starts
+ * with s0 at offset `bias`.
  *   ents:  [ {off, len, hash}(s0), (s1), ... ]     insertion order
  *   slots: open addressing, linear probing: { hash, entry index + 1 }
  *
@@ -37,8 +41,9 @@ struct btf_strtab_ent {
 
 struct btf_strtab {
 	uint64_t seed;		/* of the hashes append_cstr computes (0 unless set) */
-	char *data;
-	size_t len, cap;
+	char *data;		/* the bytes from offset bias: btf_strtab_str() */
+	size_t bias;		/* offsets below are not in data (0 unless biased) */
+	size_t len, cap;	/* offsets: both count the bias */
 	struct btf_strtab_ent *ents;	/* by entry index */
 	size_t nr, cap_ents;
 	struct btf_strtab_slot *slots;
@@ -94,6 +99,9 @@ static inline uint64_t btf_str_hash(const char *s, size_t *len)
 /* An empty table whose data starts with PREFIX (PREFIX_LEN bytes, may be
  * 0). Returns 0, or -1 when out of memory. */
 int btf_strtab_init(struct btf_strtab *t, const char *prefix, size_t prefix_len);
+/* An empty table whose offsets start at BIAS, the bytes below being the
+ * caller's (not copied, not indexed, never read through T). 0, or -1. */
+int btf_strtab_init_biased(struct btf_strtab *t, size_t bias);
 void btf_strtab_deinit(struct btf_strtab *t);
 /* Room for NR more entries and BYTES more bytes of data. 0, or -1. */
 int btf_strtab_reserve(struct btf_strtab *t, size_t nr, size_t bytes);
@@ -105,6 +113,12 @@ long btf_strtab_find(const struct btf_strtab *t, const char *s, size_t len, uint
 
 /* Hints that S (hash HASH) will be looked up soon: its first slot, and the
  * string that slot holds (itself loaded by an earlier hint, with luck). */
+/* The bytes at offset OFF (OFF >= t->bias). */
+static inline char *btf_strtab_str(const struct btf_strtab *t, size_t off)
+{
+	return t->data + (off - t->bias);
+}
+
 static inline void btf_strtab_prefetch_slot(const struct btf_strtab *t, uint64_t hash)
 {
 	__builtin_prefetch(&t->slots[hash & t->mask]);
@@ -115,7 +129,7 @@ static inline void btf_strtab_prefetch_str(const struct btf_strtab *t, uint64_t 
 	const struct btf_strtab_slot *s = &t->slots[hash & t->mask];
 
 	if (s->ent)
-		__builtin_prefetch(t->data + s->off);
+		__builtin_prefetch(btf_strtab_str(t, s->off));
 }
 
 /* Entry index of S, appended to data and indexed if new (*ADDED = 1, else
@@ -123,8 +137,8 @@ static inline void btf_strtab_prefetch_str(const struct btf_strtab *t, uint64_t 
 long btf_strtab_add(struct btf_strtab *t, const char *s, size_t len, uint64_t hash, int *added);
 
 /* Index S (LEN bytes, HASH) as a new entry at offset OFF without appending
- * its bytes (the caller knows it is not in the table and that data + OFF
- * holds it). Returns the entry index, or -1 when out of memory. */
+ * its bytes (the caller knows it is not in the table and that offset OFF
+ * holds it: at or above the bias). Returns the entry index, or -1 when out of memory. */
 long btf_strtab_add_at(struct btf_strtab *t, uint32_t off, size_t len, uint64_t hash);
 
 /* Entry index of a NEW entry for S (LEN bytes, HASH), appended without
@@ -141,8 +155,8 @@ static inline long btf_strtab_append(struct btf_strtab *t, const char *s, size_t
 	if (__builtin_expect(off + len + 1 > t->cap || t->nr >= t->cap_ents ||
 			     off + len + 1 > UINT32_MAX, 0))
 		return btf_strtab_append_slow(t, s, len, hash);
-	memcpy(t->data + off, s, len);
-	t->data[off + len] = '\0';
+	memcpy(btf_strtab_str(t, off), s, len);
+	btf_strtab_str(t, off)[len] = '\0';
 	t->len += len + 1;
 	t->ents[t->nr] = (struct btf_strtab_ent){ .off = (uint32_t)off, .len = (uint32_t)len,
 						  .hash = hash };
@@ -171,7 +185,7 @@ static inline long btf_strtab_append_cstr(struct btf_strtab *t, const char *s)
 {
 	const uint64_t k = BTF_STR_HASH_K, ones = 0x0101010101010101ull;
 	size_t len, i = 0, room = t->cap - t->len;
-	char *dst = t->data + t->len;
+	char *dst = btf_strtab_str(t, t->len);
 	uint64_t h = k ^ t->seed, v;
 
 	if (!BTF_STRTAB_FUSED || t->nr >= t->cap_ents || room < 64 || t->len > UINT32_MAX - 4096)

@@ -357,11 +357,23 @@ static bool same_bytes(struct btf *a, struct btf *b, const char *what)
 	return true;
 }
 
+/* A parsed copy of BTF (libbpf's btf__add_str on a split BTF looks its
+ * strings up in the base, which frees the base's raw data: the old path
+ * gets a base of its own, the merge's borrows its strings). */
+static struct btf *clone_btf(struct btf *btf)
+{
+	uint32_t n;
+	const void *raw = btf__raw_data(btf, &n);
+
+	return raw ? btf__new(raw, n) : NULL;
+}
+
 /* NR fragments the old way (libbpf) and the new way; same bytes? */
 static void compare_paths(struct btf *base, int nr, bool slow, bool small_blocks,
 			  const char *what)
 {
-	struct btf *old = base ? btf__new_empty_split(base) : btf__new_empty();
+	struct btf *old_base = base ? clone_btf(base) : NULL;
+	struct btf *old = base ? btf__new_empty_split(old_base) : btf__new_empty();
 	struct d2b_error err = { 0 };
 	uint32_t old_off[8][NR_CANDS], new_off[8][NR_CANDS];
 	struct btf_merge m;
@@ -409,6 +421,7 @@ static void compare_paths(struct btf *base, int nr, bool slow, bool small_blocks
 	CHECK(neu != NULL, "%s: finish: %s", what, err.msg);
 	if (!neu) {
 		btf__free(old);
+		btf__free(old_base);
 		return;
 	}
 	CHECK(btf__type_cnt(neu) == btf__type_cnt(old), "%s: %u vs %u types", what,
@@ -425,6 +438,7 @@ static void compare_paths(struct btf *base, int nr, bool slow, bool small_blocks
 	CHECK(same_bytes(old, neu, what), "%s: same bytes after dedup", what);
 	btf__free(neu);
 	btf__free(old);
+	btf__free(old_base);
 }
 
 static void test_merge(void)
