@@ -7,6 +7,7 @@
 #define D2B_FUZZ_FUZZ_COMMON_H
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "print/pahole_select.h"
@@ -39,6 +40,17 @@ static inline void fuzz_options_from(uint8_t b, const char *class_names,
 	po->cc_inlined = (b & 0xc0) == 0x80;
 	if ((b & 0xc0) == 0xc0)
 		po->function = "main";
+}
+
+/* A private copy of the input (exact bounds for ASan, and the input stays
+ * const), or NULL when it is empty or memory is short: skip the input. */
+static inline uint8_t *fuzz_copy(const uint8_t *data, size_t size)
+{
+	uint8_t *copy = size ? malloc(size) : NULL;
+
+	if (copy)
+		memcpy(copy, data, size);
+	return copy;
 }
 
 /* Messages are one line, NUL-terminated inside their buffer. */

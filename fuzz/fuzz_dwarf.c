@@ -60,13 +60,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dw_file df;
 	uint8_t *copy;
 
-	if (!size)
-		return 0;
-	/* A private copy: exact bounds for ASan, and the input stays const. */
-	copy = malloc(size);
+	copy = fuzz_copy(data, size);
 	if (!copy)
 		return 0;
-	memcpy(copy, data, size);
 	/* -C's list (pahole prints its names in order, from the first one
 	 * found), rotated by the last byte but one so that any name can come
 	 * first */

@@ -39,13 +39,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t raw_size = 0;
 	uint8_t *copy;
 
-	if (!size)
-		return 0;
-	/* A private copy: exact bounds for ASan, and the input stays const. */
-	copy = malloc(size);
+	copy = fuzz_copy(data, size);
 	if (!copy)
 		return 0;
-	memcpy(copy, data, size);
 	memset(&opts, 0, sizeof(opts));
 	btf_features_init(&opts.features);
 	opts.threads = 1;

@@ -75,13 +75,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dw_file df;
 	uint8_t *copy;
 
-	if (!size)
-		return 0;
-	/* A private copy: exact bounds for ASan, and the input stays const. */
-	copy = malloc(size);
+	copy = fuzz_copy(data, size);
 	if (!copy)
 		return 0;
-	memcpy(copy, data, size);
 	base_h = btf_handle_open_memory("base.btf", copy, size, NULL, &err);
 	fuzz_check_error(&err);
 	if (!base_h)
