@@ -385,6 +385,8 @@ static inline uint32_t ct_next(const struct cand_table *ct, uint32_t e, uint32_t
 	return e == head ? 0 : ct->prev[e];
 }
 
+/* (E's list head is E##_head, declared by the loop: a body must not
+ * declare that name) */
 #define for_each_cand(ct, e, h)                                                  \
 	for (uint32_t e##_head = ct_head(ct, h), e = ct_first(ct, e##_head); e; \
 	     e = ct_next(ct, e, e##_head))

@@ -12,7 +12,9 @@
  *                      merge interns them), in use order, with hashes
  *   consumer: struct btf_merge
  *               strs:  [prefix | new strings...]   THE final string section
- *                      (prefix "\0", or the base BTF's strings when split)
+ *                      (prefix "\0"; split, the base BTF's strings are the
+ *                      offsets below ours, read where libbpf keeps them:
+ *                      strs is biased and holds only the new strings)
  *               blocks of types: [fragment 0][fragment 1]...
  *             btf_merge_add(): with prededup, each type whose key
  *               (btf_keys.h) an earlier one had is dropped, tmap[local id]
@@ -175,7 +177,7 @@ struct btf_merge {
 	 * libbpf may free it (flush(): a split btf to add strings to) */
 	const char *base_str;
 	char *base_str_buf;
-	/* their index (btf_str_index.h), built at the first string */
+	/* their index (btf_str_index, btf_strtab.h), built at the first string */
 	struct btf_str_index base_strs;
 	struct btf_merge_block cur;	/* the block being filled */
 	size_t nr_blocks;	/* blocks started */

@@ -4,19 +4,20 @@
  * section.
  *
  *   data:  [ prefix (not indexed) | s0 \0 | s1 \0 | s2 \0 | ... ]
- *
- * or, biased (btf_strtab_init_biased), the prefix stays where its owner
- * keeps it (a base BTF's section): offsets still count it, data starts
- * with s0 at offset `bias`.
  *   ents:  [ {off, len, hash}(s0), (s1), ... ]     insertion order
  *   slots: open addressing, linear probing: { hash, entry index + 1 }
  *
+ * or, biased (btf_strtab_init_biased), the prefix stays where its owner
+ * keeps it (a base BTF's section): offsets still count it, and data starts
+ * with s0, at offset `bias`.
+ *
  * A string's entry index is its rank in first-insertion order; its offset
- * is where its bytes start in data. Hashes are computed by the caller with
- * btf_str_hash() (so a worker can hash and a single consumer only probe)
- * and kept in the slots, so probing compares strings only on a full 32-bit
- * hash match. btf_strtab_add_at() records a string that lives elsewhere
- * (in the prefix: a base BTF's string) without appending it.
+ * is where it starts in the section the table stands for, its bytes at
+ * btf_strtab_str(). Hashes are computed by the caller with btf_str_hash()
+ * (so a worker can hash and a single consumer only probe) and kept in the
+ * slots, so probing compares strings only on a full 32-bit hash match.
+ * btf_strtab_add_at() indexes a string already in the table's own bytes
+ * (in an unbiased table's prefix, say) without appending it again.
  *
  * Not thread-safe; one owner at a time.
  */
@@ -34,7 +35,7 @@ struct btf_strtab_slot {
 };
 
 struct btf_strtab_ent {
-	uint32_t off;		/* in data */
+	uint32_t off;		/* its offset: the bytes at btf_strtab_str() */
 	uint32_t len;		/* without the NUL */
 	uint64_t hash;		/* btf_str_hash(): the keys (btf_keys.h) use all 64 bits */
 };
@@ -111,14 +112,14 @@ int btf_strtab_reserve(struct btf_strtab *t, size_t nr, size_t bytes);
 long btf_strtab_find(const struct btf_strtab *t, const char *s, size_t len, uint64_t hash,
 		     uint32_t *off);
 
-/* Hints that S (hash HASH) will be looked up soon: its first slot, and the
- * string that slot holds (itself loaded by an earlier hint, with luck). */
 /* The bytes at offset OFF (OFF >= t->bias). */
 static inline char *btf_strtab_str(const struct btf_strtab *t, size_t off)
 {
 	return t->data + (off - t->bias);
 }
 
+/* Hints that S (hash HASH) will be looked up soon: its first slot, and the
+ * string that slot holds (itself loaded by an earlier hint, with luck). */
 static inline void btf_strtab_prefetch_slot(const struct btf_strtab *t, uint64_t hash)
 {
 	__builtin_prefetch(&t->slots[hash & t->mask]);

@@ -664,7 +664,7 @@ static void test_random_enums(void)
 					else
 						btf__add_struct(b, sn[rnd(&r, 2)], 4 * nm);
 					for (unsigned m = 0; m < nm; m++) {
-						char mn[8];
+						char mn[16];
 						int t = nen && rnd(&r, 2) ? ens[rnd(&r, nen)]
 									  : 1 + (int)rnd(&r, (uint32_t)(cnt - 1));
 

@@ -521,6 +521,60 @@ static void test_vlen_limit(void)
 	btf_raw_deinit(&r);
 }
 
+/* A biased table (the merge's on a base): offsets from the bias on, its
+ * own bytes only, through growth of the data (from 4 KiB, several
+ * doublings), of the entries and of the slots, by add, append and
+ * append_cstr alike; find gives every string back at its offset. */
+static void test_strtab_biased(void)
+{
+	const size_t bias = (size_t)1 << 20;	/* a base's strings, not ours */
+	const size_t n = 20000;
+	struct btf_strtab t;
+	size_t want = bias, len;
+	char s[32];
+	long e;
+
+	CHECK(btf_strtab_init_biased(&t, bias) == 0, "init");
+	CHECK(t.len == bias && t.nr == 0, "empty: len %zu", t.len);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t h;
+
+		snprintf(s, sizeof(s), "name_%zu_%s", i, i % 3 ? "x" : "longer_tail");
+		h = btf_str_hash(s, &len);
+		switch (i % 3) {
+		case 0:
+			e = btf_strtab_add(&t, s, len, h, NULL);
+			break;
+		case 1:
+			e = btf_strtab_append(&t, s, len, h);
+			break;
+		default:
+			e = btf_strtab_append_cstr(&t, s);
+			break;
+		}
+		CHECK(e == (long)i && t.ents[e].off == want, "%s: entry %ld at %u, want %zu", s, e,
+		      e >= 0 ? t.ents[e].off : 0, want);
+		want += len + 1;
+	}
+	CHECK(t.len == want && t.cap >= want && t.cap - t.bias >= want - bias, "len %zu", t.len);
+	CHECK(want - bias > ((size_t)64 << 10), "the data grew past 64 KiB: %zu", want - bias);
+	for (size_t i = 0; i < n; i += 97) {
+		uint32_t off = 0;
+
+		snprintf(s, sizeof(s), "name_%zu_%s", i, i % 3 ? "x" : "longer_tail");
+		e = btf_strtab_find(&t, s, strlen(s), btf_str_hash(s, &len), &off);
+		if (i % 3 == 0)	/* only add indexes */
+			CHECK(e == (long)i && off == t.ents[i].off, "%s found at %u", s, off);
+		CHECK(!strcmp(btf_strtab_str(&t, t.ents[i].off), s), "%s: its bytes", s);
+	}
+	CHECK(!strcmp(btf_strtab_str(&t, bias), "name_0_longer_tail"), "the first at the bias");
+	/* an add of a string already added finds it */
+	e = btf_strtab_add(&t, "name_3_longer_tail", strlen("name_3_longer_tail"),
+			   btf_str_hash("name_3_longer_tail", &len), NULL);
+	CHECK(e == 3, "again: %ld", e);
+	btf_strtab_deinit(&t);
+}
+
 /* btf_strtab_append_cstr() copies and hashes in one pass: the same bytes,
  * length and hash as btf_str_hash() + btf_strtab_append(), for every
  * length and alignment, also for a string that ends at the end of a page
@@ -625,6 +679,7 @@ int main(void)
 {
 	test_wire_sizes();
 	test_strtab();
+	test_strtab_biased();
 	test_append_cstr();
 	test_index_stale();
 	test_vlen_limit();
