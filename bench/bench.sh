@@ -16,6 +16,11 @@
 #                kernel build runs it for every module (`pahole -J
 #                --btf_gen_floats -j --lang_exclude=rust --btf_base vmlinux`,
 #                detached): ours vs pahole 1.24 (10 runs a measurement)
+#   all-modules  the same for every module of the package (~1,100; the
+#                corpus's all-modules/): the kernel build's module step. A
+#                run is one pass over them all, each module by ours and by
+#                pahole 1.24 in turn, each under /usr/bin/time (its peak
+#                RSS); wall and CPU are the sums, peak RSS the largest
 # Each command runs RUNS times (default 3), ours and pahole alternated, under
 # /usr/bin/time; the table shows medians of wall time, CPU time (user+sys) and
 # peak RSS, and the ratio ours/pahole where both ran.
@@ -126,6 +131,45 @@ for ((i = 0; i < runs; i++)); do
 		pfunct-btf)
 			measure ref_pfunct_btf "$ref_pfunct" -F btf "$vmlinux"
 			measure pfunct_btf "$d2b" pfunct -F btf "$vmlinux" ;;
+		all-modules)
+			[ -f "$corpus/.complete-all-modules" ] ||
+				{ echo "bench: no $corpus/all-modules (bench/fetch-corpus.sh)" >&2; exit 1; }
+			python3 - "$corpus" "$ref_pahole" "$d2b" "$tmp" 2> "$tmp/err" <<-'PY' ||
+				import os, sys, time
+				corpus, ref, ours, tmp = sys.argv[1:]
+				kos = sorted(os.path.join(d, f) for d, _, fs in os.walk(corpus + "/all-modules")
+				             for f in fs if f.endswith(".ko"))
+				flags = ["-J", "--btf_gen_floats", "-j", "--lang_exclude=rust",
+				         "--btf_base=" + corpus + "/vmlinux"]
+				null = os.open(os.devnull, os.O_WRONLY)
+				fa = [(os.POSIX_SPAWN_DUP2, null, 1)]
+				tot = {"ref": [0.0, 0.0, 0], "ours": [0.0, 0.0, 0]}
+				def run(who, argv):
+				    t = tmp + "/rss"
+				    argv = ["/usr/bin/time", "-f", "%M", "-o", t] + argv
+				    t0 = time.perf_counter()
+				    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=fa)
+				    _, status, ru = os.wait4(pid, 0)
+				    wall = time.perf_counter() - t0
+				    if os.waitstatus_to_exitcode(status):
+				        sys.exit("'%s' failed" % " ".join(argv))
+				    s = tot[who]
+				    s[0] += wall
+				    s[1] += ru.ru_utime + ru.ru_stime
+				    s[2] = max(s[2], int(open(t).read().split()[-1]))
+				for i, ko in enumerate(kos):
+				    out = "--btf_encode_detached=" + tmp + "/m.btf"
+				    pair = [("ref", [ref] + flags + [out, ko]),
+				            ("ours", [ours, "pahole"] + flags + [out, ko])]
+				    for who, argv in (pair if i % 2 else pair[::-1]):
+				        run(who, argv)
+				for who, name in (("ref", "ref_allmod"), ("ours", "allmod")):
+				    with open(tmp + "/" + name, "a") as f:
+				        f.write("%.3f %.3f %d\n" % tuple(tot[who]))
+				with open(tmp + "/allmod_n", "w") as f:
+				    f.write("%d\n" % len(kos))
+			PY
+				{ echo "bench: all-modules failed:" >&2; cat "$tmp/err" >&2; exit 1; } ;;
 		modules)
 			for m in $modules; do
 				flags=(-J --btf_gen_floats -j --lang_exclude=rust --btf_base="$vmlinux")
@@ -160,6 +204,9 @@ for w in $workloads; do
 	pfunct-btf)
 		row "pfunct 1.24 -F btf vmlinux" ref_pfunct_btf
 		row "ours pfunct -F btf vmlinux" pfunct_btf ref_pfunct_btf ;;
+	all-modules)
+		row "pahole 1.24 -J --btf_base vmlinux, all $(cat "$tmp/allmod_n") modules" ref_allmod
+		row "ours pahole -J --btf_base vmlinux, all $(cat "$tmp/allmod_n") modules" allmod ref_allmod ;;
 	modules)
 		for m in $modules; do
 			row "pahole 1.24 -J --btf_base vmlinux $m.ko" "ref_mod_$m"

@@ -1,16 +1,47 @@
 #!/usr/bin/env bash
 # Fetch the kernel-scale corpus: a Debian cloud kernel's vmlinux (DWARF 5, with the
-# .BTF Debian's build shipped) and a few modules, from the Debian package
-# linux-image-<ver>-cloud-amd64-dbg. Only what we need is extracted, into a cache
-# outside the repository. Prints the cache directory on stdout.
+# .BTF Debian's build shipped), three modules (modules/), and every module of the
+# package (all-modules/, ~1,100 files, 1.2 GB: tests/t6091 and bench.sh
+# all-modules), from the Debian package linux-image-<ver>-cloud-amd64-dbg. Only
+# what we need is extracted, into a cache outside the repository. Prints the
+# cache directory on stdout.
 #
 #   D2B_CORPUS_DIR   cache directory (default: $XDG_CACHE_HOME/dwarf2btf or ~/.cache/dwarf2btf)
 #   D2B_KERNEL_PKG   package name (default: newest linux-image-6.1.*-cloud-amd64-dbg)
+#   D2B_ALL_MODULES=0  do not extract all-modules/
 set -euo pipefail
 
 cache=${D2B_CORPUS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/dwarf2btf}
 mkdir -p "$cache"
+want_all=${D2B_ALL_MODULES:-1}
+have_all() { [ "$want_all" = 0 ] || [ -f "$cache/.complete-all-modules" ]; }
+if [ -s "$cache/vmlinux" ] && [ -f "$cache/.complete" ] && have_all; then
+	echo "$cache"
+	exit 0
+fi
+
+# extract_all_modules DEB VER WORK: every module of the package, below
+# all-modules/ by its path under the package's kernel/ (fs/nfs/nfs.ko)
+extract_all_modules() {
+	local deb=$1 ver=$2 work=$3
+	rm -rf "$cache/all-modules"
+	dpkg-deb --fsys-tarfile "$deb" |
+		tar -x -C "$work" --wildcards "./usr/lib/debug/lib/modules/$ver/kernel/*.ko"
+	mv "$work/usr/lib/debug/lib/modules/$ver/kernel" "$cache/all-modules"
+	touch "$cache/.complete-all-modules"
+}
+
 if [ -s "$cache/vmlinux" ] && [ -f "$cache/.complete" ]; then
+	# a cache from before all-modules/: the same package's modules
+	pkg=$(cat "$cache/package")
+	work=$(mktemp -d "$cache/.fetch.XXXXXX")
+	trap 'rm -rf "$work"' EXIT
+	if (cd "$work" && apt-get download "$pkg" >&2); then
+		ver=${pkg#linux-image-}; ver=${ver%-dbg}
+		extract_all_modules "$(ls "$work"/*.deb)" "$ver" "$work"
+	else
+		echo "fetch-corpus: cannot download $pkg again: no all-modules/" >&2
+	fi
 	echo "$cache"
 	exit 0
 fi
@@ -33,17 +64,28 @@ trap 'rm -rf "$work"' EXIT
 deb=$(ls "$work"/*.deb)
 ver=${pkg#linux-image-}; ver=${ver%-dbg}
 
-# Stream the data member and keep only vmlinux and three modules.
+# Stream the data member once and keep vmlinux, three modules and (unless
+# D2B_ALL_MODULES=0) every module.
 mods="net/ipv4/tcp_bbr.ko fs/nfs/nfs.ko drivers/net/virtio_net.ko"
+kdir=./usr/lib/debug/lib/modules/$ver/kernel
 pats="./usr/lib/debug/boot/vmlinux-$ver"
-for m in $mods; do pats="$pats ./usr/lib/debug/lib/modules/$ver/kernel/$m"; done
+if [ "$want_all" = 0 ]; then
+	for m in $mods; do pats="$pats $kdir/$m"; done
+else
+	pats="$pats $kdir/*.ko"
+fi
 dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$work" --wildcards $pats 2>/dev/null || true
 mv "$work/usr/lib/debug/boot/vmlinux-$ver" "$cache/vmlinux"
 mkdir -p "$cache/modules"
 for m in $mods; do
-	f="$work/usr/lib/debug/lib/modules/$ver/kernel/$m"
-	[ -f "$f" ] && mv "$f" "$cache/modules/$(basename "$m")"
+	f="$work/$kdir/$m"
+	[ -f "$f" ] && cp "$f" "$cache/modules/$(basename "$m")"
 done
+if [ "$want_all" != 0 ]; then
+	rm -rf "$cache/all-modules"
+	mv "$work/$kdir" "$cache/all-modules"
+	touch "$cache/.complete-all-modules"
+fi
 echo "$pkg" > "$cache/package"
 touch "$cache/.complete"
 echo "$cache"
