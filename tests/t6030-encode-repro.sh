@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # BTF encoder: output bytes identical for -j1 .. -j8 and across runs, and
-# with the merge's pre-dedup off; -jN really starts N worker threads (--stats);
+# with the merge's pre-dedup off; -jN really starts N worker threads (--stats)
+# with --thread_bytes=0, and by default none for these small files (one
+# thread for each 2 MiB of .debug_info at most);
 # the units' repeats of earlier types are never encoded (placeholders, from
 # the model's keys), and the model's keys never join two types the records'
 # keys tell apart (--check_model_keys), type tags, decl tags and the arrays'
@@ -17,14 +19,22 @@ for f in $fx $fx2 $fx3; do
 	"$D2B" encode -j1 --btf_features=default --btf_encode_detached="$tmp/ref" "$f" ||
 		d2b_fail "encode -j1 $f"
 	[ -s "$tmp/ref" ] || d2b_fail "empty BTF for $f"
-	"$D2B" encode -j2 --no_prededup --btf_features=default --btf_encode_detached="$tmp/all" "$f" ||
+	"$D2B" encode -j2 --thread_bytes=0 --no_prededup --btf_features=default --btf_encode_detached="$tmp/all" "$f" ||
 		d2b_fail "encode --no_prededup $f"
 	cmp -s "$tmp/ref" "$tmp/all" || d2b_fail "$f: the pre-dedup changed the BTF"
-	"$D2B" encode -j2 --check_model_keys --btf_features=default --btf_encode_detached="$tmp/chk" \
+	"$D2B" encode -j2 --thread_bytes=0 --check_model_keys --btf_features=default --btf_encode_detached="$tmp/chk" \
 		"$f" || d2b_fail "encode --check_model_keys $f"
 	cmp -s "$tmp/ref" "$tmp/chk" || d2b_fail "$f: --check_model_keys changed the BTF"
+	# by default a file this small runs on the calling thread at any -j
+	"$D2B" encode -j4 --stats --btf_features=default --btf_encode_detached="$tmp/jd" "$f" \
+		2>"$tmp/stats" || d2b_fail "encode -j4 $f"
+	cmp -s "$tmp/ref" "$tmp/jd" || d2b_fail "$f: -j4 (one thread) differs from -j1"
+	grep -q '^stats: threads 4 (started 0)' "$tmp/stats" ||
+		d2b_fail "$f: -j4 on a small file started threads: $(head -1 "$tmp/stats")"
 	for j in 1 2 3 4 8; do
-		"$D2B" encode -j$j --stats --btf_features=default --btf_encode_detached="$tmp/j$j" "$f" \
+		tb=--thread_bytes=0
+		[ "$j" = 3 ] && tb=--thread_bytes=1	# a thread a byte: as many as asked
+		"$D2B" encode -j$j $tb --stats --btf_features=default --btf_encode_detached="$tmp/j$j" "$f" \
 			2>"$tmp/stats" || d2b_fail "encode -j$j $f"
 		cmp -s "$tmp/ref" "$tmp/j$j" || d2b_fail "$f: -j$j differs from -j1"
 		# pool_run starts no thread for -j1; N otherwise (fewer only if

@@ -35,6 +35,15 @@ fi
 grep -q "not with --no_prededup" "$tmp/err" || d2b_fail "check_model_keys message: $(cat "$tmp/err")"
 [ -e "$tmp/k" ] && d2b_fail "output written after an error"
 
+# --thread_bytes takes a count of bytes, nothing else
+for v in x -1 '' 12k; do
+	rc=0
+	"$D2B" encode -j2 --thread_bytes="$v" --btf_encode_detached="$tmp/t" "$f" 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] || d2b_fail "--thread_bytes='$v': exit $rc"
+	grep -q "bad --thread_bytes '$v'" "$tmp/err" || d2b_fail "--thread_bytes='$v': $(cat "$tmp/err")"
+	[ -e "$tmp/t" ] && d2b_fail "output written after --thread_bytes='$v'"
+done
+
 # bad input and output
 "$D2B" encode --btf_encode_detached="$tmp/d" /nonexistent 2>"$tmp/err" && d2b_fail "missing input accepted"
 [ "$(wc -l <"$tmp/err")" = 1 ] || d2b_fail "not a one-line error: $(cat "$tmp/err")"

@@ -1587,6 +1587,20 @@ static int emit_functions(struct file_enc *fe, const struct btf_encode_ctx *ctx,
 	return 0;
 }
 
+/* The threads to run for INFO_BYTES of units (btf_encode_options.thread_bytes). */
+static unsigned threads_for(const struct btf_encode_options *opts, uint64_t info_bytes)
+{
+	unsigned threads = opts->threads ? opts->threads : 1;
+	uint64_t fit;
+
+	if (!opts->thread_bytes)
+		return threads;
+	fit = (info_bytes + opts->thread_bytes / 2) / opts->thread_bytes;
+	if (fit < threads)
+		threads = fit ? (unsigned)fit : 1;
+	return threads;
+}
+
 struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 			    const struct btf_encode_options *opts, struct btf *base,
 			    struct btf_encode_stats *stats, struct d2b_error *err)
@@ -1667,7 +1681,8 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	 * the later units (they were 0.15 of the 0.2 s that the dedup after
 	 * the pool took) */
 	/* (it cannot start: the dedup runs after the merge, all of it) */
-	if (opts->threads > 1 && !opts->libbpf_dedup)
+	threads = threads_for(opts, info_bytes);
+	if (threads > 1 && !opts->libbpf_dedup)
 		(void)btf_merge_dedup_early(&fe.merge);
 
 	t0 = now_s(CLOCK_MONOTONIC);
@@ -1676,7 +1691,6 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	 * waits for it in order (vmlinux -j2: pool 0.81 -> 0.77 s; 8, 16 or
 	 * 32 slots alike; fragments are small, the units' models are freed
 	 * by the workers: peak RSS +1 MiB) */
-	threads = opts->threads ? opts->threads : 1;
 	fe.unit_bufs = calloc(threads, sizeof(*fe.unit_bufs));
 	if (!fe.unit_bufs) {
 		d2b_error_oom(err);

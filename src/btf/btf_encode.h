@@ -55,6 +55,12 @@ struct btf;
 struct btf_encode_options {
 	struct btf_features features;
 	unsigned threads;	/* 0/1: everything on the calling thread */
+	/* At most one thread for each this many bytes of the units'
+	 * .debug_info (rounded to the nearest), at least one: a thread
+	 * costs its start and fresh memory for its allocations, more than
+	 * it saves on a small file (BTF_ENCODE_THREAD_BYTES). 0: as many
+	 * threads as asked. */
+	size_t thread_bytes;
 	bool verbose;		/* log skipped functions and variables */
 	btf_log_fn log;		/* where verbose lines go (NULL: nowhere) */
 	void *log_ctx;
@@ -71,6 +77,14 @@ struct btf_encode_options {
 	 * types with one model key must have one record key. For tests. */
 	bool check_model_keys;
 };
+
+/* The command line's thread_bytes: two threads from 3 MiB of .debug_info
+ * on, so all but 16 of the Debian cloud kernel's 1,121 modules are encoded
+ * on one thread. Measured on the project's 2-core VM (docs/performance.md,
+ * fourteenth session): -j2 against -j1 cost 3-7 ms a module up to 2.2 MB
+ * (runs of 15-45 ms) and saved ~3 ms at 3.6 MB (nfs.ko), 2-4 ms at 4.8
+ * MB, 14 ms at 8 MB. */
+#define BTF_ENCODE_THREAD_BYTES (2048u * 1024)
 
 struct btf_encode_stats {
 	double parallel_s;	/* wall: decode + encode in workers (+ merge) */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * dwarf2btf encode [-j[N]] [--verbose] [--stats] [--no_prededup] [--libbpf_dedup] [feature options]
+ * dwarf2btf encode [-j[N]] [--verbose] [--stats] [--no_prededup] [--libbpf_dedup]
+ *                  [--thread_bytes=N] [feature options]
  *                  [--btf_base=FILE] (--btf_encode_detached=OUT | -J) FILE
  *
  * Encodes FILE's DWARF as BTF: a raw BTF file (--btf_encode_detached) or
@@ -27,7 +28,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: dwarf2btf encode [-j[N]] [--verbose] [--stats] [--no_prededup] [--libbpf_dedup]\n"
-		"                        [--check_model_keys]\n"
+		"                        [--check_model_keys] [--thread_bytes=N]\n"
 		"                        [feature options] [--btf_base=FILE] (--btf_encode_detached=OUT | -J) FILE\n"
 		"feature options: --btf_features=LIST --btf_features_strict=LIST\n"
 		"                 --supported_btf_features --btf_gen_floats --btf_gen_optimized\n"
@@ -38,7 +39,9 @@ static void usage(FILE *f)
 		"--libbpf_dedup: deduplicate with libbpf's btf__dedup instead of ours (slower,\n"
 		"              same output; for tests and benchmarks)\n"
 		"--check_model_keys: encode every repeat too and check that the keys taken\n"
-		"              from the model never join what the records' keys part (tests)\n");
+		"              from the model never join what the records' keys part (tests)\n"
+		"--thread_bytes=N: at most one thread for each N bytes of .debug_info\n"
+		"              (default %u; 0: every thread -j asks for)\n", BTF_ENCODE_THREAD_BYTES);
 }
 
 static void print_line(void *ctx, const char *line)
@@ -65,6 +68,7 @@ static int parse_args(int argc, char **argv, struct encode_args *a, struct d2b_e
 {
 	btf_features_init(&a->opts.features);
 	a->opts.threads = 1;
+	a->opts.thread_bytes = BTF_ENCODE_THREAD_BYTES;
 	a->prog = strcmp(argv[0], "encode") ? "pahole" : "dwarf2btf encode";
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
@@ -99,6 +103,17 @@ static int parse_args(int argc, char **argv, struct encode_args *a, struct d2b_e
 		}
 		if (!strcmp(arg, "--no_prededup")) {
 			a->opts.no_prededup = true;
+			continue;
+		}
+		if (!strncmp(arg, "--thread_bytes=", 15)) {
+			char *end;
+			unsigned long long v = strtoull(arg + 15, &end, 10);
+
+			if (!arg[15] || *end || arg[15] == '-') {
+				d2b_error_set(err, "bad --thread_bytes '%s'", arg + 15);
+				return 2;
+			}
+			a->opts.thread_bytes = (size_t)v;
 			continue;
 		}
 		if (!strcmp(arg, "--check_model_keys")) {
