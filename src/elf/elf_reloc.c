@@ -19,7 +19,9 @@
  */
 #include "elf/elf_internal.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct reloc_howto {
 	uint8_t width;		/* bytes written; 0 for *_NONE */
@@ -120,94 +122,139 @@ static int reloc_symbols(struct elf_file *ef, const struct elf_section *rs,
 	return 0;
 }
 
-static int apply_one_section(struct elf_file *ef, const struct elf_section *rs,
-			     const struct elf_section *target, uint8_t *buf,
-			     size_t size, struct d2b_error *err)
+/* What applying one relocation section needs, and where it stands. */
+struct reloc_run {
+	struct elf_file *ef;
+	const struct elf_section *rs, *target;
+	uint8_t *buf;			/* the target's private copy */
+	size_t size;
+	bool rela;
+	size_t entsize;
+	const struct elf_symbol *syms;
+	size_t nsyms;
+	/* nearly every relocation of a debug section has one type: its
+	 * howto is looked up once per change */
+	uint32_t last_type;
+	bool have_howto;
+	struct reloc_howto h;
+};
+
+/* The entries at E (N bytes, a whole number of entries), the first at
+ * offset OFF of the relocation section. */
+static int apply_entries(struct reloc_run *r, const uint8_t *e, size_t n, size_t off,
+			 struct d2b_error *err)
 {
-	bool rela = rs->type == SHT_RELA;
-	size_t entsize = ef->is64 ? (rela ? sizeof(Elf64_Rela) : sizeof(Elf64_Rel))
-				  : (rela ? sizeof(Elf32_Rela) : sizeof(Elf32_Rel));
-	const struct elf_symbol *syms = NULL;
-	struct elf_symbol *tmp_syms = NULL;
-	size_t nsyms = 0, rsize;
-	const uint8_t *rdata;
-	uint8_t *rowned;
-	int rc = -1;
-	/* nearly every relocation of a debug section has one type: look
-	 * its howto up once per change */
-	uint32_t last_type = 0;
-	bool have_howto = false;
-	struct reloc_howto h = { 0 };
+	struct elf_file *ef = r->ef;
 
-	if (elf_section_bytes(ef, rs->index, &rdata, &rsize, &rowned, err))
-		return -1;
-	if (rsize % entsize) {
-		d2b_error_at(err, ef->path, rs->name, 0,
-			     "size 0x%zx is not a multiple of the entry size %zu",
-			     rsize, entsize);
-		goto out_data;
-	}
-	if (reloc_symbols(ef, rs, &syms, &nsyms, &tmp_syms, err))
-		goto out_data;
-
-	for (size_t off = 0; off < rsize; off += entsize) {
-		const uint8_t *e = rdata + off;
+	for (const uint8_t *end = e + n; e < end; e += r->entsize, off += r->entsize) {
 		uint64_t where, info, addend = 0, value;
 		uint32_t type, symi;
 
 		if (ef->is64) {
 			where = elf_rd64(e, ef->le);
 			info = elf_rd64(e + 8, ef->le);
-			if (rela)
+			if (r->rela)
 				addend = elf_rd64(e + 16, ef->le);
 			type = (uint32_t)ELF64_R_TYPE(info);
 			symi = (uint32_t)ELF64_R_SYM(info);
 		} else {
 			where = elf_rd32(e, ef->le);
 			info = elf_rd32(e + 4, ef->le);
-			if (rela)	/* sign-extend the 32-bit addend */
+			if (r->rela)	/* sign-extend the 32-bit addend */
 				addend = (uint64_t)(int64_t)(int32_t)elf_rd32(e + 8, ef->le);
 			type = ELF32_R_TYPE((uint32_t)info);
 			symi = ELF32_R_SYM((uint32_t)info);
 		}
-		if (!have_howto || type != last_type) {
-			h = (struct reloc_howto){ 0 };
-			if (!howto(ef->machine, type, &h)) {
-				d2b_error_at(err, ef->path, rs->name, off,
-					     "unknown relocation type %u for machine %u",
-					     type, ef->machine);
+		if (!r->have_howto || type != r->last_type) {
+			r->h = (struct reloc_howto){ 0 };
+			if (!howto(ef->machine, type, &r->h))
+				return d2b_error_at(err, ef->path, r->rs->name, off,
+						    "unknown relocation type %u for machine %u",
+						    type, ef->machine);
+			r->last_type = type;
+			r->have_howto = true;
+		}
+		if (r->h.width == 0)
+			continue;
+		if (where > r->size || r->size - where < r->h.width)
+			return d2b_error_at(err, ef->path, r->rs->name, off,
+					    "relocation offset 0x%llx past end of %s (0x%zx bytes)",
+					    (unsigned long long)where, r->target->name, r->size);
+		if (symi >= r->nsyms)
+			return d2b_error_at(err, ef->path, r->rs->name, off,
+					    "symbol index %u out of range (%zu symbols)",
+					    symi, r->nsyms);
+		if (!r->rela)
+			addend = r->h.width == 8 ? elf_rd64(r->buf + where, ef->le)
+						 : elf_rd32(r->buf + where, ef->le);
+		value = r->syms[symi].value + addend;
+		if (r->h.pcrel)
+			value -= r->target->addr + where;
+		if (r->h.width == 8)
+			elf_wr64(r->buf + where, value, ef->le);
+		else
+			elf_wr32(r->buf + where, (uint32_t)value, ef->le);
+	}
+	return 0;
+}
+
+/* Read in pieces of this size (a whole number of entries of any size) into
+ * one buffer when the section is in the file's mapping: the relocations are
+ * read once, front to back, and on the project's VM a pread into a buffer
+ * that stays in the cache took 1.3-2 ms for 8 MB where touching the same
+ * pages of the mapping took 2.4-4.9 ms (btrfs.ko's .rela.debug_info is
+ * 13.5 MB). */
+#define RELOC_CHUNK (120u * 1024)	/* 24 * 5120, 16 * 7680, 12 * 10240, 8 * 15360 */
+
+static int apply_one_section(struct elf_file *ef, const struct elf_section *rs,
+			     const struct elf_section *target, uint8_t *buf,
+			     size_t size, struct d2b_error *err)
+{
+	struct reloc_run r = {
+		.ef = ef, .rs = rs, .target = target, .buf = buf, .size = size,
+		.rela = rs->type == SHT_RELA,
+	};
+	struct elf_symbol *tmp_syms = NULL;
+	const uint8_t *rdata;
+	uint8_t *rowned, *chunk = NULL;
+	size_t rsize;
+	int rc = -1;
+
+	r.entsize = ef->is64 ? (r.rela ? sizeof(Elf64_Rela) : sizeof(Elf64_Rel))
+			     : (r.rela ? sizeof(Elf32_Rela) : sizeof(Elf32_Rel));
+	if (elf_section_bytes(ef, rs->index, &rdata, &rsize, &rowned, err))
+		return -1;
+	if (rsize % r.entsize) {
+		d2b_error_at(err, ef->path, rs->name, 0,
+			     "size 0x%zx is not a multiple of the entry size %zu",
+			     rsize, r.entsize);
+		goto out_data;
+	}
+	if (reloc_symbols(ef, rs, &r.syms, &r.nsyms, &tmp_syms, err))
+		goto out_data;
+	if (rsize > RELOC_CHUNK && elf_file_is_mapped(ef, rdata, rsize)) {
+		chunk = malloc(RELOC_CHUNK);
+		if (!chunk) {
+			d2b_error_oom(err);
+			goto out_syms;
+		}
+		for (size_t off = 0; off < rsize; off += RELOC_CHUNK) {
+			size_t n = rsize - off < RELOC_CHUNK ? rsize - off : RELOC_CHUNK;
+
+			if (elf_file_read(ef, rdata + off, chunk, n)) {
+				d2b_error_at(err, ef->path, rs->name, off, "cannot read it: %s",
+					     strerror(errno));
 				goto out_syms;
 			}
-			last_type = type;
-			have_howto = true;
+			if (apply_entries(&r, chunk, n, off, err))
+				goto out_syms;
 		}
-		if (h.width == 0)
-			continue;
-		if (where > size || size - where < h.width) {
-			d2b_error_at(err, ef->path, rs->name, off,
-				     "relocation offset 0x%llx past end of %s (0x%zx bytes)",
-				     (unsigned long long)where, target->name, size);
-			goto out_syms;
-		}
-		if (symi >= nsyms) {
-			d2b_error_at(err, ef->path, rs->name, off,
-				     "symbol index %u out of range (%zu symbols)",
-				     symi, nsyms);
-			goto out_syms;
-		}
-		if (!rela)
-			addend = h.width == 8 ? elf_rd64(buf + where, ef->le)
-					      : elf_rd32(buf + where, ef->le);
-		value = syms[symi].value + addend;
-		if (h.pcrel)
-			value -= target->addr + where;
-		if (h.width == 8)
-			elf_wr64(buf + where, value, ef->le);
-		else
-			elf_wr32(buf + where, (uint32_t)value, ef->le);
+	} else if (apply_entries(&r, rdata, rsize, 0, err)) {
+		goto out_syms;
 	}
 	rc = 0;
 out_syms:
+	free(chunk);
 	free(tmp_syms);
 out_data:
 	/* read once: its pages of the file need not stay in our RSS (a
