@@ -38,6 +38,9 @@ struct cli_dwarf_input {
 /* Open PATH and index its DWARF. On failure err says why. */
 int cli_dwarf_open(struct cli_dwarf_input *in, const char *path,
 		   struct d2b_error *err);
+/* The same with dw_file_init_flags' DW_FILE_* FLAGS. */
+int cli_dwarf_open_flags(struct cli_dwarf_input *in, const char *path, unsigned flags,
+			 struct d2b_error *err);
 void cli_dwarf_close(struct cli_dwarf_input *in);
 
 /* Parse the value of -j / --jobs: NULL or "" means every CPU. Returns the

@@ -140,11 +140,17 @@ out:
 int cli_dwarf_open(struct cli_dwarf_input *in, const char *path,
 		   struct d2b_error *err)
 {
+	return cli_dwarf_open_flags(in, path, 0, err);
+}
+
+int cli_dwarf_open_flags(struct cli_dwarf_input *in, const char *path, unsigned flags,
+			 struct d2b_error *err)
+{
 	memset(in, 0, sizeof(*in));
 	in->elf = elf_file_open(path, err);
 	if (!in->elf)
 		return -1;
-	if (dw_file_init(&in->dwarf, in->elf, err)) {
+	if (dw_file_init_flags(&in->dwarf, in->elf, flags, err)) {
 		elf_file_close(in->elf);
 		in->elf = NULL;
 		return -1;

@@ -222,7 +222,8 @@ int encode_main(int argc, char **argv)
 			return cli_fail(prog, &err);
 		base = (struct btf *)btf_handle_btf(base_h);
 	}
-	if (cli_dwarf_open(&in, a.file, &err)) {
+	/* the encoder reads no line table (skip_line_files) */
+	if (cli_dwarf_open_flags(&in, a.file, DW_FILE_NO_LINE, &err)) {
 		btf_handle_close(base_h);
 		return cli_fail(prog, &err);
 	}

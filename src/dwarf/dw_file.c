@@ -295,9 +295,12 @@ int dw_file_init_flags(struct dw_file *df, struct elf_file *ef, unsigned flags,
 	df->elf = ef;
 	df->machine = elf_file_machine(ef);
 	for (int i = 0; i < DW_SEC_NR; i++) {
-		const struct elf_section *s = elf_file_load_section(ef, section_names[i], err);
+		const struct elf_section *s;
 
 		df->sec[i].name = section_names[i];
+		if (i == DW_SEC_LINE && (flags & DW_FILE_NO_LINE))
+			continue;
+		s = elf_file_load_section(ef, section_names[i], err);
 		if (!s) {
 			if (err && err->set)
 				goto fail;
