@@ -5,7 +5,8 @@
 #   - the default listing on every build;
 #   - --hex, -s and -E -C <first struct> on the DWARF 5 builds, the ET_REL
 #     object and one DWARF 4 build (O0) of each compiler;
-#   - the same bytes for -j1 and -j4 on the multi-unit fixtures.
+#   - the same bytes for -j1 and -j4 (with threads: --thread_bytes=0) on
+#     the multi-unit fixtures.
 # Lists read (one line each: ID FIXTURE-GLOB OPTIONS, "*" for every option
 # set; OPTIONS is the rest of the line):
 #   tests/compat/pahole.xfail  deliberate differences, 1.24 bugs we do not
@@ -45,7 +46,8 @@ if [ "${1:-}" = --one ]; then
 	}
 	if [ "${1:-}" = --jobs ]; then
 		"$OURS" -j1 "$f" >"$tmp/j1.out" 2>&1
-		"$OURS" -j4 "$f" >"$tmp/j4.out" 2>&1
+		# (--thread_bytes=0: threads even for a file this small)
+		"$OURS" -j4 --thread_bytes=0 "$f" >"$tmp/j4.out" 2>&1
 		cmp -s "$tmp/j1.out" "$tmp/j4.out" ||
 			echo "FAIL: $name: -j1 and -j4 differ" >"$report"
 		exit 0
@@ -157,6 +159,14 @@ done
 [ $rc -eq 1 ] || { echo "FAIL: missing file exit $rc"; fails=$((fails + 1)); }
 [ "$(wc -l <"$tmp/e")" -eq 1 ] && grep -q '^pahole: ' "$tmp/e" ||
 	{ echo "FAIL: missing file message"; cat "$tmp/e"; fails=$((fails + 1)); }
+# --thread_bytes (ours: threads for this much DWARF each) takes a byte count
+for bad in x -1 12k ''; do
+	rc=0
+	"$OURS" -j2 --thread_bytes="$bad" /proc/self/exe >"$tmp/o" 2>"$tmp/e" || rc=$?
+	[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] &&
+		grep -q "^pahole: invalid --thread_bytes value '$bad'" "$tmp/e" ||
+		{ echo "FAIL: --thread_bytes='$bad': exit $rc: $(cat "$tmp/e")"; fails=$((fails + 1)); }
+done
 # --version is not the oracle's: the newest release whose kernel-facing
 # options we support (docs/compat.md, "pahole --version"; t6095 checks them)
 [ "$("$OURS" --version)" = "v1.27" ] || { echo "FAIL: --version"; fails=$((fails + 1)); }

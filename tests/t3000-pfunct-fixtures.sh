@@ -97,18 +97,30 @@ done
 [ $compared -ge 20 ] || fail "only $compared fixtures compared"
 
 # -j: the output does not depend on the thread count.
+one_fx=$(printf '%s\n' $fx | grep '/pfunct_multi\.gcc\.O2\.dwarf5$')
 for f in $(printf '%s\n' $fx | grep -e '^.*/pfunct_multi\.' -e '^.*/multi_cu\.'); do
 	for m in "" "-P" "-V" "-s"; do
 		# shellcheck disable=SC2086
 		"$PF" $m -j1 "$f" >"$tmp/j1" || fail "-j1 $m $f"
 		# shellcheck disable=SC2086
-		"$PF" $m -j4 "$f" >"$tmp/j4" || fail "-j4 $m $f"
+		# (--thread_bytes=0: threads even for a file this small;
+		# --jobs below runs with the default, one thread here)
+		"$PF" $m -j4 --thread_bytes=0 "$f" >"$tmp/j4" || fail "-j4 $m $f"
 		# shellcheck disable=SC2086
 		"$PF" $m --jobs "$f" >"$tmp/jall" || fail "--jobs $m $f"
 		cmp -s "$tmp/j1" "$tmp/j4" || fail "-j1 and -j4 differ: $m $f"
 		cmp -s "$tmp/j1" "$tmp/jall" || fail "-j1 and --jobs differ: $m $f"
 		[ -s "$tmp/j1" ] || fail "empty output: $m $f"
 	done
+done
+
+# --thread_bytes (ours: threads for this much DWARF each) takes a byte count
+for bad in x -1 12k ''; do
+	rc=0
+	"$PF" -j2 --thread_bytes="$bad" "$one_fx" >"$tmp/o" 2>"$tmp/e" || rc=$?
+	[ "$rc" != 0 ] && [ "$(wc -l <"$tmp/e")" = 1 ] &&
+		grep -q "^pfunct: invalid --thread_bytes value '$bad'" "$tmp/e" ||
+		fail "--thread_bytes='$bad': exit $rc: $(cat "$tmp/e")"
 done
 
 # 'dwarf2btf pfunct' is the same command.

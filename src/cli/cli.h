@@ -46,6 +46,9 @@ void cli_dwarf_close(struct cli_dwarf_input *in);
 /* Parse the value of -j / --jobs: NULL or "" means every CPU. Returns the
  * thread count, or 0 on a malformed value. */
 unsigned cli_parse_jobs(const char *arg);
+/* Parse the value of --thread_bytes (a byte count, 0 included) into *OUT.
+ * Returns 0, or -1 on a malformed value. */
+int cli_parse_thread_bytes(const char *arg, size_t *out);
 
 /*
  * For a command that builds hundreds of MiB (the BTF encoder): run it again

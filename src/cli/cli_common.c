@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Shared plumbing of the front ends: opening inputs, -j, error exits, the
  * encoder's second start on huge pages. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -178,6 +179,21 @@ unsigned cli_parse_jobs(const char *arg)
 	if (*end || n == 0 || n > 1024)
 		return 0;
 	return (unsigned)n;
+}
+
+int cli_parse_thread_bytes(const char *arg, size_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!arg || *arg < '0' || *arg > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (*end || errno || v > SIZE_MAX)
+		return -1;
+	*out = (size_t)v;
+	return 0;
 }
 
 int cli_fail(const char *prog, const struct d2b_error *err)

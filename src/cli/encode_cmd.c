@@ -106,14 +106,10 @@ static int parse_args(int argc, char **argv, struct encode_args *a, struct d2b_e
 			continue;
 		}
 		if (!strncmp(arg, "--thread_bytes=", 15)) {
-			char *end;
-			unsigned long long v = strtoull(arg + 15, &end, 10);
-
-			if (!arg[15] || *end || arg[15] == '-') {
+			if (cli_parse_thread_bytes(arg + 15, &a->opts.thread_bytes)) {
 				d2b_error_set(err, "bad --thread_bytes '%s'", arg + 15);
 				return 2;
 			}
-			a->opts.thread_bytes = (size_t)v;
 			continue;
 		}
 		if (!strcmp(arg, "--check_model_keys")) {

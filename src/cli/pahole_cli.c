@@ -37,6 +37,7 @@ enum {
 	OPT_SUPPRESS_PACKED,
 	OPT_SUPPRESS_ALIGNED,
 	OPT_HELP,
+	OPT_THREAD_BYTES,
 };
 
 static const struct option long_opts[] = {
@@ -53,6 +54,7 @@ static const struct option long_opts[] = {
 	{ "suppress_aligned_attribute", no_argument, NULL, OPT_SUPPRESS_ALIGNED },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "thread_bytes", required_argument, NULL, OPT_THREAD_BYTES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -228,7 +230,7 @@ static const char **partial_names(const char *class_names, char **buf, size_t *n
  * reads a named file's DWARF unless -F says otherwise). */
 static int run_file(const char *path, const char *formats, const char *btf_base,
 		    const struct pahole_select_opts *so, unsigned threads,
-		    struct d2b_error *err)
+		    size_t thread_bytes, struct d2b_error *err)
 {
 	struct cli_input in;
 	struct cu_stream_options copts = { 0 };
@@ -261,6 +263,7 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 	if (so->class_names)
 		strbuf_room(&r.out, 64 << 10);
 	copts.threads = threads;
+	copts.thread_bytes = thread_bytes;
 	/* -C finds types defined inside functions too */
 	copts.load.skip_functions = !so->class_names;
 	copts.load.skip_locations = true;
@@ -338,6 +341,7 @@ int pahole_main(int argc, char **argv)
 	struct d2b_error err = { 0 };
 	const char *formats = NULL, *btf_base = NULL;
 	unsigned threads = 1;
+	size_t thread_bytes = CU_STREAM_THREAD_BYTES;
 	int c;
 
 	if (wants_btf_encoding(argc, argv))
@@ -366,6 +370,12 @@ int pahole_main(int argc, char **argv)
 			threads = cli_parse_jobs(optarg);
 			if (!threads) {
 				d2b_error_set(&err, "invalid --jobs value '%s'", optarg);
+				return cli_fail("pahole", &err);
+			}
+			break;
+		case OPT_THREAD_BYTES:
+			if (cli_parse_thread_bytes(optarg, &thread_bytes)) {
+				d2b_error_set(&err, "invalid --thread_bytes value '%s'", optarg);
 				return cli_fail("pahole", &err);
 			}
 			break;
@@ -403,10 +413,10 @@ int pahole_main(int argc, char **argv)
 	}
 	/* No file: the running kernel's BTF, as pahole does. */
 	if (optind >= argc)
-		return run_file(NULL, "btf", btf_base, &so, threads, &err) ?
+		return run_file(NULL, "btf", btf_base, &so, threads, thread_bytes, &err) ?
 			       cli_fail("pahole", &err) : 0;
 	for (int i = optind; i < argc; i++)
-		if (run_file(argv[i], formats, btf_base, &so, threads, &err))
+		if (run_file(argv[i], formats, btf_base, &so, threads, thread_bytes, &err))
 			return cli_fail("pahole", &err);
 	return 0;
 }

@@ -75,6 +75,7 @@ enum {
 	OPT_USAGE,
 	OPT_VERSION,
 	OPT_BTF_BASE,
+	OPT_THREAD_BYTES,
 };
 
 static const struct option pfunct_long_options[] = {
@@ -103,6 +104,7 @@ static const struct option pfunct_long_options[] = {
 	{ "total_inline_stats", no_argument, NULL, 't' },
 	{ "variables", no_argument, NULL, 'T' },
 	{ "verbose", no_argument, NULL, 'V' },
+	{ "thread_bytes", required_argument, NULL, OPT_THREAD_BYTES },
 	{ "help", no_argument, NULL, '?' },
 	{ "usage", no_argument, NULL, OPT_USAGE },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -156,7 +158,7 @@ static int unsupported(const char *opt)
 
 static int run_file(const char *path, const char *formats,
 		    const char *btf_base, struct pfunct_run *run,
-		    unsigned threads, bool decl_info)
+		    unsigned threads, size_t thread_bytes, bool decl_info)
 {
 	struct cli_input in;
 	struct d2b_error err = { 0 };
@@ -164,6 +166,7 @@ static int run_file(const char *path, const char *formats,
 	 * the loader need not summarise the one nor read the line tables. */
 	struct cu_stream_options so = {
 		.threads = threads,
+		.thread_bytes = thread_bytes,
 		.skip_type_units = true,
 		.load.skip_locations = true,
 		.load.skip_line_files = !decl_info,
@@ -188,6 +191,7 @@ int pfunct_main(int argc, char **argv)
 	struct d2b_error err = { 0 };
 	const char *formats = NULL, *btf_base = NULL;
 	unsigned threads = 1;
+	size_t thread_bytes = CU_STREAM_THREAD_BYTES;
 	int c, rc = 0;
 
 	opterr = 0;
@@ -212,6 +216,13 @@ int pfunct_main(int argc, char **argv)
 			threads = cli_parse_jobs(optarg);
 			if (!threads) {
 				fprintf(stderr, "pfunct: invalid number of jobs '%s'\n",
+					optarg);
+				return 1;
+			}
+			break;
+		case OPT_THREAD_BYTES:
+			if (cli_parse_thread_bytes(optarg, &thread_bytes)) {
+				fprintf(stderr, "pfunct: invalid --thread_bytes value '%s'\n",
 					optarg);
 				return 1;
 			}
@@ -270,7 +281,7 @@ int pfunct_main(int argc, char **argv)
 	if (!run.printer)
 		return cli_fail("pfunct", &err);
 	for (int i = optind; i < argc && !rc; i++) {
-		rc = run_file(argv[i], formats, btf_base, &run, threads,
+		rc = run_file(argv[i], formats, btf_base, &run, threads, thread_bytes,
 			      opts.decl_info);
 		if (pfunct_printer_done(run.printer))
 			break;

@@ -120,10 +120,18 @@ int cu_stream_run(struct dw_file *df, const struct cu_stream_options *opts,
 	};
 	unsigned threads = opts->threads ? opts->threads : 1;
 	size_t next = 0;		/* first unit not delivered */
-	size_t batch = threads;
+	size_t batch;
 	size_t *units = NULL, cap = 0;
 	int rc = 0;
 
+	if (opts->thread_bytes) {
+		uint64_t bytes = (uint64_t)df->sec[DW_SEC_INFO].size + df->sec[DW_SEC_TYPES].size;
+		uint64_t fit = (bytes + opts->thread_bytes / 2) / opts->thread_bytes;
+
+		if (fit < threads)
+			threads = fit ? (unsigned)fit : 1;
+	}
+	batch = threads;
 	if (stats)
 		*stats = (struct pool_stats){ 0 };
 	dw_release_init(&s.release, df);

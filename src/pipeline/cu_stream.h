@@ -19,9 +19,20 @@ typedef int (*cu_consumer_fn)(void *ctx, struct cu_model *cu,
 
 struct cu_stream_options {
 	unsigned threads;		/* 0/1: decode on the calling thread */
+	/* At most one thread for each this many bytes of .debug_info and
+	 * .debug_types (rounded to the nearest), at least one; 0: as many
+	 * as asked (CU_STREAM_THREAD_BYTES). */
+	size_t thread_bytes;
 	struct load_options load;
 	bool skip_type_units;		/* deliver compile units only */
 };
+
+/* pahole's and pfunct's thread_bytes: two threads from 6 MiB of DWARF on.
+ * On the project's 2-core VM (docs/performance.md, fourteenth session) a
+ * second thread made pfunct slower on every module up to btrfs.ko (7.7
+ * MiB: about even; sctp.ko, 4.5 MiB: 52 against 35 ms) and pahole slower
+ * up to ~4.5 MiB (btrfs.ko: 20 ms faster); both gain on a vmlinux. */
+#define CU_STREAM_THREAD_BYTES (4096u * 1024)
 
 /* DF is not const: a lazy index (DW_FILE_LAZY_UNITS) is grown here, between
  * the rounds of decoding, on the calling thread (see cu_stream.c). */

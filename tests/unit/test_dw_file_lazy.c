@@ -157,6 +157,51 @@ static int stream(struct dw_file *df, unsigned threads, bool skip,
 	return cu_stream_run(df, &o, consume, s, NULL, err);
 }
 
+/* thread_bytes: a limit above the file's DWARF runs every unit on the
+ * calling thread whatever threads asks; 0 and 1 start what threads asks
+ * (one worker per unit at most); the units delivered are the same. */
+static void check_thread_bytes(const char *path)
+{
+	struct dw_file eager, lazy;
+	struct elf_file *ef;
+	size_t info, want;
+	const size_t limits[] = { 0, 1, 0 /* past the DWARF, below */ };
+	size_t first_nr = 0;
+
+	if (!open_both(path, &ef, &eager, &lazy))
+		return;
+	dw_file_deinit(&lazy);
+	info = eager.sec[DW_SEC_INFO].size + eager.sec[DW_SEC_TYPES].size;
+	want = eager.nr_units < 3 ? eager.nr_units : 3;
+	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+		struct cu_stream_options o = { .threads = 3, .skip_type_units = false };
+		struct d2b_error err = { 0 };
+		struct pool_stats st = { 0 };
+		struct seen s = { 0 };
+		int rc;
+
+		o.thread_bytes = i == 2 ? 2 * info + 2 : limits[i];
+		o.load.skip_locations = true;
+		s.idx = calloc(eager.nr_units ? eager.nr_units : 1, sizeof(*s.idx));
+		s.cap = eager.nr_units;
+		s.stop_at = SIZE_MAX;
+		rc = cu_stream_run(&eager, &o, consume, &s, &st, &err);
+		CHECK(rc == 0, "%s thread_bytes=%zu: %s", path, o.thread_bytes, err.msg);
+		CHECK(st.threads_started == (i == 2 ? 0 : want),
+		      "%s thread_bytes=%zu (%zu bytes of DWARF, %zu units): %u threads started, want %zu",
+		      path, o.thread_bytes, info, eager.nr_units, st.threads_started,
+		      i == 2 ? (size_t)0 : want);
+		if (i == 0)
+			first_nr = s.nr;
+		CHECK(s.nr == first_nr && s.nr == eager.nr_units,
+		      "%s thread_bytes=%zu: %zu units delivered of %zu", path, o.thread_bytes,
+		      s.nr, eager.nr_units);
+		free(s.idx);
+	}
+	dw_file_deinit(&eager);
+	elf_file_close(ef);
+}
+
 /* Lazy and eager streams deliver the same units; a consumer stopping early
  * leaves the lazy index at what the stream needed. */
 static void check_stream(const char *path, bool has_type_units)
@@ -376,6 +421,7 @@ int main(void)
 	check_release_batches();
 	check_index("/proc/self/exe", false);
 	check_stream("/proc/self/exe", false);
+	check_thread_bytes("/proc/self/exe");
 	if (!mkdtemp(dir)) {
 		CHECK(0, "mkdtemp");
 		return check_done();
