@@ -984,6 +984,83 @@ static void test_crafted_relocs(struct t *t)
 	}
 }
 
+/*
+ * A file (not memory) whose relocations are read in 120 KiB pieces
+ * (elf_reloc.c): 12,000 entries of 24 bytes, two whole pieces and a
+ * partial one, each adding its index to one of eight words, so the values
+ * show every piece applied, in order; then the same with a bad symbol in
+ * the third piece, whose error names its offset in the section.
+ */
+static void test_relocs_in_pieces(struct t *t)
+{
+	enum { N = 12000, BAD = 10500 };
+	uint8_t zero[32] = { 0 }, symtab[96];
+	static const char strtab[] = "\0var";
+	char path[] = "/tmp/d2b-test-elf-pieces-XXXXXX";
+	size_t symsz = make_symtab(symtab, true, true);
+	struct rel *r = calloc(N, sizeof(*r));
+	uint8_t *relbuf = malloc((size_t)N * 24);
+
+	CHECK(t, r && relbuf, "oom");
+	if (!r || !relbuf)
+		goto out;
+	for (int bad = 0; bad <= 1; bad++) {
+		struct d2b_error err = { 0 };
+		const struct elf_section *s;
+		struct elf_file *ef;
+		struct image im;
+		size_t relsz;
+		int fd;
+
+		for (size_t i = 0; i < N; i++)
+			r[i] = (struct rel){ (i % 8) * 4, R_X86_64_32, 2, (int64_t)i };
+		if (bad)
+			r[BAD].sym = 3;
+		relsz = make_rela(relbuf, true, true, true, r, N);
+		{
+			struct spec specs[] = {
+				{ ".debug_info", SHT_PROGBITS, 0, zero, 32, 0, 0, 0, 0, 0 },
+				{ ".rela.debug_info", SHT_RELA, SHF_INFO_LINK, relbuf, relsz,
+				  3, 1, 24, 0, 0 },
+				{ ".symtab", SHT_SYMTAB, 0, symtab, symsz, 4, 2, 24, 0, 0 },
+				{ ".strtab", SHT_STRTAB, 0, strtab, sizeof(strtab), 0, 0, 0, 0, 0 },
+			};
+
+			im = build(true, true, ET_REL, EM_X86_64, specs, 4);
+		}
+		fd = mkstemp(path);
+		CHECK(t, fd >= 0 && write(fd, im.buf, im.size) == (ssize_t)im.size,
+		      "cannot write %s", path);
+		if (fd >= 0)
+			close(fd);
+		free(im.buf);
+		ef = elf_file_open(path, &err);
+		CHECK(t, ef != NULL, "open %s: %s", path, err.msg);
+		s = ef ? elf_file_load_section(ef, ".debug_info", &err) : NULL;
+		if (!bad) {
+			CHECK(t, s != NULL, "pieces: %s", err.msg);
+			for (unsigned k = 0; s && k < 8; k++)
+				CHECK(t, get_le(s->data + 4 * k, 4) == 0x1234 + (N - 8) + k,
+				      "pieces: word %u is 0x%llx, want 0x%x", k,
+				      (unsigned long long)get_le(s->data + 4 * k, 4),
+				      0x1234 + (N - 8) + k);
+		} else {
+			char want_at[64];
+
+			snprintf(want_at, sizeof(want_at), ".rela.debug_info+0x%x: ", BAD * 24);
+			CHECK(t, !s && contains(err.msg, "symbol index 3 out of range") &&
+				 contains(err.msg, want_at) && contains(err.msg, path),
+			      "a bad entry in the third piece: '%s'", err.msg);
+		}
+		elf_file_close(ef);
+		unlink(path);
+		strcpy(path, "/tmp/d2b-test-elf-pieces-XXXXXX");
+	}
+out:
+	free(r);
+	free(relbuf);
+}
+
 /* An unknown relocation type as the first relocation (the howto cache
  * must not take it for an already looked-up type). */
 static void test_reloc_type_max_first(struct t *t)
@@ -1369,6 +1446,7 @@ int main(void)
 		rounds = atoi(getenv("D2B_ELF_FUZZ_ROUNDS"));
 	test_crafted_relocs(&t);
 	test_reloc_type_max_first(&t);
+	test_relocs_in_pieces(&t);
 	test_crafted_compression(&t);
 	test_broken_images(&t);
 	test_extended_indexes(&t);
