@@ -78,6 +78,14 @@ d2b_finish() {
 	[ "$fails" -eq 0 ]
 }
 
+# d2b_base_btf VMLINUX OUT: VMLINUX's .BTF into the raw file OUT (objcopy);
+# prints its number of types (bpftool). Non-zero if either fails.
+d2b_base_btf() {
+	objcopy --dump-section .BTF="$2" "$1" "$2.discard" || return 1
+	rm -f "$2.discard"
+	bpftool btf dump file "$2" | grep -c '^\['
+}
+
 d2b_need_cmd() {
 	local c
 	for c in "$@"; do

@@ -24,15 +24,8 @@ tmp=$(d2b_tmpdir)
 vmlinux=$corpus/vmlinux
 LIST=$D2B_SRC/tests/compat/modules-vs-debian.txt
 [ -f "$LIST" ] || d2b_fail "no $LIST"
-fails=0
-fail() {
-	echo "FAIL: $*" >&2
-	fails=$((fails + 1))
-}
-
-objcopy --dump-section .BTF="$tmp/vmlinux.btf" "$vmlinux" "$tmp/discard" ||
+base_types=$(d2b_base_btf "$vmlinux" "$tmp/vmlinux.btf") ||
 	d2b_fail "cannot extract vmlinux's .BTF"
-base_types=$(bpftool btf dump file "$tmp/vmlinux.btf" | grep -c '^\[')
 
 checked=0
 case $(pkg-config --modversion libbpf 2>/dev/null) in

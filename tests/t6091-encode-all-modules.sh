@@ -28,15 +28,8 @@ all=$corpus/all-modules
 d2b_need_cmd objcopy readelf bpftool pahole
 tmp=$(d2b_tmpdir)
 vmlinux=$corpus/vmlinux
-fails=0
-fail() {
-	echo "FAIL: $*" >&2
-	fails=$((fails + 1))
-}
-
-objcopy --dump-section .BTF="$tmp/vmlinux.btf" "$vmlinux" "$tmp/discard" ||
+base_types=$(d2b_base_btf "$vmlinux" "$tmp/vmlinux.btf") ||
 	d2b_fail "cannot extract vmlinux's .BTF"
-base_types=$(bpftool btf dump file "$tmp/vmlinux.btf" | grep -c '^\[')
 flags=(-J --btf_gen_floats --lang_exclude=rust --btf_base="$vmlinux")
 
 # explained DIFF LOG KO: print each line of DIFF that the rules above do not
