@@ -152,7 +152,7 @@ for ((i = 0; i < runs; i++)); do
 				    # bound for each run, but the largest module's peak
 				    # (what the table shows) is well above it.
 				    t0 = time.perf_counter()
-				    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=fa)
+				    pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=fa)
 				    _, status, ru = os.wait4(pid, 0)
 				    wall = time.perf_counter() - t0
 				    if os.waitstatus_to_exitcode(status):

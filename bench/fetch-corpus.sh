@@ -14,21 +14,36 @@ set -euo pipefail
 cache=${D2B_CORPUS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/dwarf2btf}
 mkdir -p "$cache"
 want_all=${D2B_ALL_MODULES:-1}
-have_all() { [ "$want_all" = 0 ] || [ -f "$cache/.complete-all-modules" ]; }
+# (.no-all-modules: the package could not be had again for an older cache;
+# not retried on every call: remove it to try again)
+have_all() {
+	[ "$want_all" = 0 ] || [ -f "$cache/.complete-all-modules" ] ||
+		[ -f "$cache/.no-all-modules" ]
+}
 if [ -s "$cache/vmlinux" ] && [ -f "$cache/.complete" ] && have_all; then
 	echo "$cache"
 	exit 0
 fi
 
-# extract_all_modules DEB VER WORK: every module of the package, below
-# all-modules/ by its path under the package's kernel/ (fs/nfs/nfs.ko)
+# keep_all_modules KDIR: the extracted modules below KDIR become
+# all-modules/ (by their path under the package's kernel/: fs/nfs/nfs.ko),
+# complete only if there are some (an extraction cut short fails later, by
+# tar's status)
+keep_all_modules() {
+	local kdir=$1
+	[ -n "$(find "$kdir" -name '*.ko' -print -quit 2>/dev/null)" ] ||
+		{ echo "fetch-corpus: no modules extracted" >&2; return 1; }
+	rm -rf "$cache/all-modules"
+	mv "$kdir" "$cache/all-modules"
+	touch "$cache/.complete-all-modules"
+}
+
+# extract_all_modules DEB VER WORK: every module of the package
 extract_all_modules() {
 	local deb=$1 ver=$2 work=$3
-	rm -rf "$cache/all-modules"
 	dpkg-deb --fsys-tarfile "$deb" |
-		tar -x -C "$work" --wildcards "./usr/lib/debug/lib/modules/$ver/kernel/*.ko"
-	mv "$work/usr/lib/debug/lib/modules/$ver/kernel" "$cache/all-modules"
-	touch "$cache/.complete-all-modules"
+		tar -x -C "$work" --wildcards "./usr/lib/debug/lib/modules/$ver/kernel/*.ko" &&
+		keep_all_modules "$work/usr/lib/debug/lib/modules/$ver/kernel"
 }
 
 if [ -s "$cache/vmlinux" ] && [ -f "$cache/.complete" ]; then
@@ -40,7 +55,8 @@ if [ -s "$cache/vmlinux" ] && [ -f "$cache/.complete" ]; then
 		ver=${pkg#linux-image-}; ver=${ver%-dbg}
 		extract_all_modules "$(ls "$work"/*.deb)" "$ver" "$work"
 	else
-		echo "fetch-corpus: cannot download $pkg again: no all-modules/" >&2
+		echo "fetch-corpus: cannot download $pkg again: no all-modules/ (not retried: remove $cache/.no-all-modules)" >&2
+		touch "$cache/.no-all-modules"
 	fi
 	echo "$cache"
 	exit 0
@@ -68,13 +84,19 @@ ver=${pkg#linux-image-}; ver=${ver%-dbg}
 # D2B_ALL_MODULES=0) every module.
 mods="net/ipv4/tcp_bbr.ko fs/nfs/nfs.ko drivers/net/virtio_net.ko"
 kdir=./usr/lib/debug/lib/modules/$ver/kernel
-pats="./usr/lib/debug/boot/vmlinux-$ver"
+pats=("./usr/lib/debug/boot/vmlinux-$ver")
 if [ "$want_all" = 0 ]; then
-	for m in $mods; do pats="$pats $kdir/$m"; done
+	for m in $mods; do pats+=("$kdir/$m"); done
 else
-	pats="$pats $kdir/*.ko"
+	pats+=("$kdir/*.ko")
 fi
-dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$work" --wildcards $pats 2>/dev/null || true
+# (with the three modules named: one this kernel lacks is tar's error, and
+# what is missing is checked below; with every module, any error is one)
+if [ "$want_all" = 0 ]; then
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$work" --wildcards "${pats[@]}" 2>/dev/null || true
+else
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$work" --wildcards "${pats[@]}"
+fi
 mv "$work/usr/lib/debug/boot/vmlinux-$ver" "$cache/vmlinux"
 mkdir -p "$cache/modules"
 for m in $mods; do
@@ -82,9 +104,7 @@ for m in $mods; do
 	[ -f "$f" ] && cp "$f" "$cache/modules/$(basename "$m")"
 done
 if [ "$want_all" != 0 ]; then
-	rm -rf "$cache/all-modules"
-	mv "$work/$kdir" "$cache/all-modules"
-	touch "$cache/.complete-all-modules"
+	keep_all_modules "$work/$kdir"
 fi
 echo "$pkg" > "$cache/package"
 touch "$cache/.complete"

@@ -44,6 +44,11 @@ for v in x -1 '' 12k; do
 	[ -e "$tmp/t" ] && d2b_fail "output written after --thread_bytes='$v'"
 done
 
+# and as two words, as getopt takes pahole's options
+"$D2B_BUILD/pahole" -J -j2 --thread_bytes 0 --btf_encode_detached="$tmp/t2" "$f" ||
+	d2b_fail "--thread_bytes 0 (two words) rejected"
+[ -s "$tmp/t2" ] || d2b_fail "--thread_bytes 0: no output"
+
 # bad input and output
 "$D2B" encode --btf_encode_detached="$tmp/d" /nonexistent 2>"$tmp/err" && d2b_fail "missing input accepted"
 [ "$(wc -l <"$tmp/err")" = 1 ] || d2b_fail "not a one-line error: $(cat "$tmp/err")"

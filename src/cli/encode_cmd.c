@@ -105,9 +105,12 @@ static int parse_args(int argc, char **argv, struct encode_args *a, struct d2b_e
 			a->opts.no_prededup = true;
 			continue;
 		}
-		if (!strncmp(arg, "--thread_bytes=", 15)) {
-			if (cli_parse_thread_bytes(arg + 15, &a->opts.thread_bytes)) {
-				d2b_error_set(err, "bad --thread_bytes '%s'", arg + 15);
+		if (!strncmp(arg, "--thread_bytes", 14) && (!arg[14] || arg[14] == '=')) {
+			/* --thread_bytes=N or --thread_bytes N, as getopt takes it */
+			const char *v = arg[14] ? arg + 15 : i + 1 < argc ? argv[++i] : "";
+
+			if (cli_parse_thread_bytes(v, &a->opts.thread_bytes)) {
+				d2b_error_set(err, "bad --thread_bytes '%s'", v);
 				return 2;
 			}
 			continue;

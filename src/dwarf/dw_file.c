@@ -298,8 +298,10 @@ int dw_file_init_flags(struct dw_file *df, struct elf_file *ef, unsigned flags,
 		const struct elf_section *s;
 
 		df->sec[i].name = section_names[i];
-		if (i == DW_SEC_LINE && (flags & DW_FILE_NO_LINE))
+		if (i == DW_SEC_LINE && (flags & DW_FILE_NO_LINE)) {
+			df->line_unloaded = true;
 			continue;
+		}
 		s = elf_file_load_section(ef, section_names[i], err);
 		if (!s) {
 			if (err && err->set)

@@ -162,6 +162,9 @@ int dw_cu_line_files(const struct dw_cu *cu, uint64_t stmt_list,
 
 	out->names = NULL;
 	out->nr = 0;
+	if (cu->file->line_unloaded)	/* a caller's mistake, not the file's */
+		return d2b_error_at(err, cu->file->path, ".debug_line", stmt_list,
+				    "line table not loaded (opened with DW_FILE_NO_LINE)");
 	if (!s->data || stmt_list >= s->size)
 		return d2b_error_at(err, cu->file->path, ".debug_line", stmt_list,
 				    "line table offset is outside .debug_line");

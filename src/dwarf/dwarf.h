@@ -100,6 +100,7 @@ struct dw_file {
 	size_t nr_sigs;
 	uint16_t machine;	/* EM_* of the ELF */
 	bool units_complete;	/* every unit is indexed (always, unless lazy) */
+	bool line_unloaded;	/* opened with DW_FILE_NO_LINE */
 	size_t units_cap;	/* allocated entries of units */
 	uint64_t next_unit_off;	/* lazy: .debug_info offset of the next header */
 	const struct elf_file *elf;	/* the file, which outlives this */

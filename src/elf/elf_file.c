@@ -512,9 +512,8 @@ const struct elf_section *elf_file_load_section(struct elf_file *ef,
 				free(owned);
 				return NULL;
 			}
-			/* the file's pages of it are read: the copy is what
-			 * counts now (a module's .debug_info, 3.6 MB for nfs.ko) */
-			elf_file_release_range(ef, data, size);
+			/* (the mapping's pages were not touched: nothing to
+			 * let go of; the copy is what counts now) */
 			data = owned;
 		}
 		if (elf_apply_relocs(ef, s->index, owned, size, err)) {

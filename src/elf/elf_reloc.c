@@ -205,6 +205,9 @@ static int apply_entries(struct reloc_run *r, const uint8_t *e, size_t n, size_t
  * pages of the mapping took 2.4-4.9 ms (btrfs.ko's .rela.debug_info is
  * 13.5 MB). */
 #define RELOC_CHUNK (120u * 1024)	/* 24 * 5120, 16 * 7680, 12 * 10240, 8 * 15360 */
+_Static_assert(RELOC_CHUNK % sizeof(Elf64_Rela) == 0 && RELOC_CHUNK % sizeof(Elf64_Rel) == 0 &&
+	       RELOC_CHUNK % sizeof(Elf32_Rela) == 0 && RELOC_CHUNK % sizeof(Elf32_Rel) == 0,
+	       "a piece holds whole entries of every size");
 
 static int apply_one_section(struct elf_file *ef, const struct elf_section *rs,
 			     const struct elf_section *target, uint8_t *buf,
@@ -217,6 +220,7 @@ static int apply_one_section(struct elf_file *ef, const struct elf_section *rs,
 	struct elf_symbol *tmp_syms = NULL;
 	const uint8_t *rdata;
 	uint8_t *rowned, *chunk = NULL;
+	bool pieces = false;
 	size_t rsize;
 	int rc = -1;
 
@@ -233,6 +237,7 @@ static int apply_one_section(struct elf_file *ef, const struct elf_section *rs,
 	if (reloc_symbols(ef, rs, &r.syms, &r.nsyms, &tmp_syms, err))
 		goto out_data;
 	if (rsize > RELOC_CHUNK && elf_file_is_mapped(ef, rdata, rsize)) {
+		pieces = true;
 		chunk = malloc(RELOC_CHUNK);
 		if (!chunk) {
 			d2b_error_oom(err);
@@ -257,9 +262,10 @@ out_syms:
 	free(chunk);
 	free(tmp_syms);
 out_data:
-	/* read once: its pages of the file need not stay in our RSS (a
-	 * module's .rela.debug_info is larger than its .debug_info) */
-	elf_file_release_range(ef, rdata, rsize);
+	/* read once through the mapping (not in pieces): its pages of the
+	 * file need not stay in our RSS */
+	if (!pieces)
+		elf_file_release_range(ef, rdata, rsize);
 	free(rowned);
 	return rc;
 }
