@@ -18,7 +18,7 @@ done
 if [ -n "$missing" ]; then
 	sudo=; [ "$(id -u)" = 0 ] || sudo=sudo
 	$sudo apt-get update -qq
-	$sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
 fi
 
 export D2B_CORPUS=${D2B_CORPUS:-1}
