@@ -20,12 +20,13 @@ static bool has_dwarf(const char *path)
 }
 
 static int try_format(struct cli_input *in, const char *path, const char *name,
-		      size_t len, const char *btf_base, struct d2b_error *err)
+		      size_t len, const char *btf_base, unsigned dwarf_flags,
+		      struct d2b_error *err)
 {
 	if (len == 5 && !strncmp(name, "dwarf", 5)) {
 		if (!path || !has_dwarf(path))
 			return 1;
-		if (cli_dwarf_open(&in->dwarf, path, err))
+		if (cli_dwarf_open_flags(&in->dwarf, path, dwarf_flags, err))
 			return -1;
 		in->format = CLI_FORMAT_DWARF;
 		return 0;
@@ -47,7 +48,8 @@ static int try_format(struct cli_input *in, const char *path, const char *name,
 }
 
 int cli_input_open(struct cli_input *in, const char *path, const char *formats,
-		   const char *btf_base, struct d2b_error *err)
+		   const char *btf_base, unsigned dwarf_flags,
+		   struct d2b_error *err)
 {
 	const char *p;
 
@@ -55,10 +57,10 @@ int cli_input_open(struct cli_input *in, const char *path, const char *formats,
 	if (!formats)
 		formats = "dwarf";
 	if (!path)	/* the running kernel: BTF only */
-		return try_format(in, NULL, "btf", 3, btf_base, err) ? -1 : 0;
+		return try_format(in, NULL, "btf", 3, btf_base, 0, err) ? -1 : 0;
 	for (p = formats; *p;) {
 		size_t n = strcspn(p, ",");
-		int r = try_format(in, path, p, n, btf_base, err);
+		int r = try_format(in, path, p, n, btf_base, dwarf_flags, err);
 
 		if (r <= 0)
 			return r;

@@ -5,7 +5,7 @@
  * delivered as cu_models in order.
  *
  *   struct cli_input in;
- *   if (cli_input_open(&in, path, "btf,dwarf", base, &err)) ...fail...
+ *   if (cli_input_open(&in, path, "btf,dwarf", base, 0, &err)) ...fail...
  *   rc = cli_input_run(&in, &stream_opts, consume, ctx, &err);
  *   cli_input_close(&in);
  *
@@ -46,10 +46,14 @@ struct cli_input {
  * but fails to open in it stops the search with that error (corrupt BTF is
  * reported, not skipped). A file with none of the formats (unknown names
  * never match) fails with "file 'PATH' has no LIST type information.", as
- * pahole says it. Returns 0, or -1 with err set.
+ * pahole says it. DWARF_FLAGS are dw_file_init_flags()'s for a DWARF input
+ * (DW_FILE_NO_LINE when the units are loaded with skip_line_files: a
+ * module's .debug_line is then neither copied nor relocated). Returns 0,
+ * or -1 with err set.
  */
 int cli_input_open(struct cli_input *in, const char *path, const char *formats,
-		   const char *btf_base, struct d2b_error *err);
+		   const char *btf_base, unsigned dwarf_flags,
+		   struct d2b_error *err);
 
 /* Deliver the units (see above). Returns 0 or -1 with err set (consume's
  * error included). */

@@ -244,7 +244,9 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 	int rc;
 
 	rc = so->class_names ? open_dwarf_lazy(&in, path, formats, err) : 1;
-	if (rc < 0 || (rc > 0 && cli_input_open(&in, path, formats, btf_base, err)))
+	/* no line table: the units are loaded with skip_line_files (below) */
+	if (rc < 0 || (rc > 0 && cli_input_open(&in, path, formats, btf_base,
+						 DW_FILE_NO_LINE, err)))
 		return -1;
 	sel_opts = *so;
 	if (in.format == CLI_FORMAT_DWARF && in.dwarf.dwarf.sec[DW_SEC_STR].data) {

@@ -173,7 +173,8 @@ static int run_file(const char *path, const char *formats,
 	};
 	int rc;
 
-	if (cli_input_open(&in, path, formats, btf_base, &err))
+	if (cli_input_open(&in, path, formats, btf_base,
+			   decl_info ? 0 : DW_FILE_NO_LINE, &err))
 		return cli_fail("pfunct", &err);
 	rc = cli_input_run(&in, &so, consume_cu, run, &err);
 	if (rc && run->stopped)
