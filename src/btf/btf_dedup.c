@@ -320,18 +320,26 @@ static int ct_init(struct cand_table *ct, size_t hint)
 	return 0;
 }
 
-static int ct_add(struct cand_table *ct, uint64_t h, uint32_t type_id)
+/* An insertion into libbpf's map, counted: hashmap_needs_to_grow() and
+ * hashmap_grow(). Alone, for a candidate left out of the lists (one that
+ * nothing can equal): what libbpf's map holds decides when it grows, and
+ * so the order of what is in the lists. */
+static inline void ct_count(struct cand_table *ct)
 {
-	uint32_t e, head;
-	size_t s;
-
-	/* libbpf's hashmap_needs_to_grow() and hashmap_grow() */
 	if (ct->lb_cap == 0 || (ct->lb_size + 1) * 4 / 3 > ct->lb_cap) {
 		ct->lb_bits = ct->lb_bits + 1 < 2 ? 2 : ct->lb_bits + 1;
 		ct->lb_cap = (size_t)1 << ct->lb_bits;
 		ct->reversed = !ct->reversed;
 	}
 	ct->lb_size++;
+}
+
+static int ct_add(struct cand_table *ct, uint64_t h, uint32_t type_id)
+{
+	uint32_t e, head;
+	size_t s;
+
+	ct_count(ct);
 
 	if (ct->nr + 2 > ct->cap && ct_grow_entries(ct))
 		return -1;
@@ -424,6 +432,7 @@ struct dedup {
 	const uint32_t *base_words;
 	const uint32_t **base_rec;
 	uint32_t void_rec[3];
+	uint32_t base_anon;	/* the base's types without a name */
 	struct node *nd;	/* by id; 0: void */
 	uint32_t *hypot_list;
 	size_t hypot_cnt;
@@ -1294,37 +1303,29 @@ static int nodes_init(struct dedup *d, const struct btf_dedup_types *t, struct d
 				off = (uint32_t)(bytes / 4);
 			d->nd[id] = (struct node){ .off = off, .map = id, .hypot = UNPROCESSED,
 						   .kind = kind_of(r) };
+			d->base_anon += !r[0];
 		}
 	}
 	return 0;
 }
 
-/* The hash libbpf's btf_dedup_prep() gives base type T; 0 for the kinds
- * it leaves out (VAR, DATASEC), -EINVAL for one it does not know. */
-static int base_hash(const uint32_t *t, uint64_t *h)
+/* Is a base type of kind K a candidate of libbpf's btf_dedup_prep()? 1
+ * yes, 0 for the kinds it leaves out (VAR, DATASEC), -EINVAL for one it
+ * does not know. */
+static inline int base_cand_kind(unsigned k)
 {
-	switch (kind_of(t)) {
+	switch (k) {
 	case BTF_KIND_VAR:
 	case BTF_KIND_DATASEC:
 		return 0;
 	case BTF_KIND_INT:
 	case BTF_KIND_DECL_TAG:
-		*h = hash_int_tag(t);
-		return 1;
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
-		*h = hash_enum(t);
-		return 1;
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
-		*h = hash_struct(t);
-		return 1;
 	case BTF_KIND_ARRAY:
-		*h = hash_array(t);
-		return 1;
 	case BTF_KIND_FUNC_PROTO:
-		*h = hash_fnproto(t);
-		return 1;
 	case BTF_KIND_CONST:
 	case BTF_KIND_VOLATILE:
 	case BTF_KIND_RESTRICT:
@@ -1334,42 +1335,125 @@ static int base_hash(const uint32_t *t, uint64_t *h)
 	case BTF_KIND_FUNC:
 	case BTF_KIND_FLOAT:
 	case BTF_KIND_TYPE_TAG:
-		*h = finish(hash_common(t));
 		return 1;
 	default:
 		return -EINVAL;
 	}
 }
 
+/* The hash libbpf's btf_dedup_prep() gives base type T (of a kind
+ * base_cand_kind() takes). */
+static uint64_t base_hash(const uint32_t *t)
+{
+	switch (kind_of(t)) {
+	case BTF_KIND_INT:
+	case BTF_KIND_DECL_TAG:
+		return hash_int_tag(t);
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		return hash_enum(t);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return hash_struct(t);
+	case BTF_KIND_ARRAY:
+		return hash_array(t);
+	case BTF_KIND_FUNC_PROTO:
+		return hash_fnproto(t);
+	default:
+		return finish(hash_common(t));
+	}
+}
+
+/*
+ * The names our types have (name offsets: the merge gives a string the
+ * base has the base's offset), as a set: every kind of candidate that has
+ * a name equals only a type of the same name (libbpf's btf_equal_common(),
+ * btf_shallow_equal_struct(), btf_compat_enum()... compare name_off
+ * first), so a named base type whose name none of ours has is never
+ * anybody's match.
+ */
+struct name_set {
+	uint32_t *slot;		/* name offsets; 0: free */
+	size_t mask;
+};
+
+static int name_set_init(struct name_set *ns, struct dedup *d)
+{
+	size_t cap = 64;
+
+	while (cap < (size_t)(d->n - d->start) * 2)
+		cap *= 2;
+	ns->slot = calloc(cap, sizeof(*ns->slot));
+	if (!ns->slot)
+		return -ENOMEM;
+	ns->mask = cap - 1;
+	for (uint32_t id = d->start; id < d->n; id++) {
+		uint32_t name = rec(d, id)[0];
+		size_t i = finish(name) & ns->mask;
+
+		if (!name)
+			continue;
+		while (ns->slot[i] && ns->slot[i] != name)
+			i = (i + 1) & ns->mask;
+		ns->slot[i] = name;
+	}
+	return 0;
+}
+
+static inline bool name_set_has(const struct name_set *ns, uint32_t name)
+{
+	size_t i = finish(name) & ns->mask;
+
+	while (ns->slot[i] && ns->slot[i] != name)
+		i = (i + 1) & ns->mask;
+	return ns->slot[i] == name;
+}
+
 #define BASE_BATCH 32	/* base hashes computed, their slots hinted, then added */
 
 /*
  * libbpf's btf_dedup_prep(): the base's types are the first candidates, in
- * id order. In batches: a batch's hashes first and their slots hinted to
- * the cache, then the adds (a vmlinux base's 99 k adds each missed the
- * cache in the table's 2 MiB of slots: 9% of a small module's run).
+ * id order. Only those that some type of ours can equal enter the lists:
+ * the anonymous ones and those with a name of NAMES; the others are
+ * counted as libbpf's map holds them (ct_count(): the lists' order). A
+ * vmlinux base has 95 k candidates, of which 53 k are named (42 k FUNCs),
+ * and a small module names a few hundred of them: half the hashing, the
+ * adds and the table's fresh memory saved in every module's run.
+ *
+ * In batches: a batch's hashes first and their slots hinted to the cache,
+ * then the adds (a vmlinux base's 99 k adds each missed the cache in the
+ * table's 2 MiB of slots: 9% of a small module's run).
  */
-static int add_base_cands(struct dedup *d)
+static int add_base_cands(struct dedup *d, const struct name_set *names)
 {
 	uint64_t h[BASE_BATCH];
-	uint32_t ids[BASE_BATCH];
+	uint32_t ids[BASE_BATCH];	/* 0: counted only */
 
 	for (uint32_t id = 1; id < d->start;) {
 		unsigned n = 0;
 
 		for (; id < d->start && n < BASE_BATCH; id++) {
-			int rc = base_hash(rec(d, id), &h[n]);
+			const uint32_t *r = rec(d, id);
+			int rc = base_cand_kind(kind_of(r));
 
 			if (rc < 0)
 				return rc;
-			if (rc) {
-				__builtin_prefetch(&d->ct.slot[ct_home(&d->ct, h[n])], 1);
-				ids[n++] = id;
+			if (!rc)
+				continue;
+			if (r[0] && !name_set_has(names, r[0])) {
+				ids[n++] = 0;
+				continue;
 			}
+			h[n] = base_hash(r);
+			__builtin_prefetch(&d->ct.slot[ct_home(&d->ct, h[n])], 1);
+			ids[n++] = id;
 		}
-		for (unsigned i = 0; i < n; i++)
-			if (ct_add(&d->ct, h[i], ids[i]))
+		for (unsigned i = 0; i < n; i++) {
+			if (!ids[i])
+				ct_count(&d->ct);
+			else if (ct_add(&d->ct, h[i], ids[i]))
 				return -ENOMEM;
+		}
 	}
 	return 0;
 }
@@ -1507,6 +1591,7 @@ int btf_dedup(struct btf_dedup_types *t, struct d2b_error *err)
 	uint32_t start = t->base ? btf__type_cnt(t->base) : 1;
 	struct btf_dedup_incr *di = t->incr;
 	struct dedup d = { 0 };
+	struct name_set names = { 0 };
 	struct btf_dedup_stats st = { 0 };
 	double t0 = now_s();
 	int rc = -ENOMEM;
@@ -1534,11 +1619,13 @@ int btf_dedup(struct btf_dedup_types *t, struct d2b_error *err)
 		d.n = start + t->nr_types;
 		if (nodes_init(&d, t, err) || nodes_add(&d, t, start, err))
 			goto out;
-		/* the base's types, and about one in eight of ours (the vmlinux
-		 * keeps 95 k of 846 k) */
-		if (ct_init(&d.ct, start + t->nr_types / 8))
+		/* the base's anonymous types and those we name, and about one
+		 * in eight of ours (the vmlinux keeps 95 k of 846 k) */
+		if (start > 1 && name_set_init(&names, &d))
 			goto fail;
-		if ((rc = add_base_cands(&d)))
+		if (ct_init(&d.ct, d.base_anon + t->nr_types / 8))
+			goto fail;
+		if (start > 1 && (rc = add_base_cands(&d, &names)))
 			goto fail;
 		st.nodes_s = lap(&t0);
 		if ((rc = prims_and_structs(&d, start, d.n, &st, &t0)))
@@ -1578,6 +1665,7 @@ fail:
 	else if (rc)
 		d2b_error_oom(err);
 out:
+	free(names.slot);
 	dedup_free(&d);
 	return rc ? -1 : 0;
 }

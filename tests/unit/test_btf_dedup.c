@@ -323,6 +323,48 @@ static void test_candidate_order_units(void)
 	}
 }
 
+/*
+ * Split BTF: the base holds two "outer" (their "in" differ) after PADS
+ * named types that no split type names, which the dedup leaves out of its
+ * candidate lists but must count as libbpf's map holds them: its growths
+ * reverse the order of a list, and the split's "outer", whose "in" is a
+ * FWD, is equivalent to both base ones, so the first in libbpf's order
+ * wins. Our bytes must equal libbpf's for every PADS.
+ */
+static void test_split_candidate_order(void)
+{
+	for (int pads = 0; pads < 48; pads++) {
+		struct btf *base = btf__new_empty(), *split;
+		int i = btf__add_int(base, "int", 4, BTF_INT_SIGNED);
+		int l = btf__add_int(base, "long", 8, BTF_INT_SIGNED);
+		char what[48];
+		int in, p, f;
+
+		for (int n = 0; n < pads; n++) {
+			char name[16];
+
+			snprintf(name, sizeof(name), "pad%d", n);
+			btf__add_int(base, name, 4, 0);
+		}
+		for (int n = 0; n < 2; n++) {
+			in = btf__add_struct(base, "in", 8);
+			btf__add_field(base, "v", n ? i : l, 0, 0);
+			p = btf__add_ptr(base, in);
+			btf__add_struct(base, "outer", 8);
+			btf__add_field(base, "p", p, 0, 0);
+		}
+		split = btf__new_empty_split(base);
+		f = btf__add_fwd(split, "in", BTF_FWD_STRUCT);
+		p = btf__add_ptr(split, f);
+		btf__add_struct(split, "outer", 8);
+		btf__add_field(split, "p", p, 0, 0);
+		btf__add_ptr(split, (int)btf__type_cnt(split) - 1);
+		snprintf(what, sizeof(what), "split candidate order, %d pads", pads);
+		compare(split, what);	/* frees split */
+		btf__free(base);
+	}
+}
+
 /* Identical arrays (and structs) emitted twice in one unit */
 static void test_identical_twins(void)
 {
@@ -869,6 +911,7 @@ int main(void)
 	test_random();
 	test_random_split();
 	test_split_fwds();
+	test_split_candidate_order();
 	test_bad_input();
 	test_deep_chain();
 	return check_done();
