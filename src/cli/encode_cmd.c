@@ -199,7 +199,7 @@ int encode_main(int argc, char **argv)
 	struct btf *base = NULL, *btf = NULL;
 	const void *raw;
 	uint32_t raw_size;
-	double t0, write_s = 0;
+	double t0, write_s = 0, open_s, base_s = 0;
 	int rc = parse_args(argc, argv, &a, &err);
 	const char *prog = a.prog;
 
@@ -216,16 +216,20 @@ int encode_main(int argc, char **argv)
 	if (a.base) {
 		/* checked as pfunct -F btf checks it (libbpf 1.1's parse checks
 		 * no type id), then parsed by libbpf */
+		t0 = now_s();
 		base_h = btf_handle_open(a.base, NULL, &err);
+		base_s = now_s() - t0;
 		if (!base_h)
 			return cli_fail(prog, &err);
 		base = (struct btf *)btf_handle_btf(base_h);
 	}
 	/* the encoder reads no line table (skip_line_files) */
+	t0 = now_s();
 	if (cli_dwarf_open_flags(&in, a.file, DW_FILE_NO_LINE, &err)) {
 		btf_handle_close(base_h);
 		return cli_fail(prog, &err);
 	}
+	open_s = now_s() - t0;
 	btf = btf_encode_file(in.elf, &in.dwarf, &a.opts, base, &st, &err);
 	/* close the input before writing: -J replaces the file */
 	cli_dwarf_close(&in);
@@ -244,6 +248,10 @@ int encode_main(int argc, char **argv)
 	write_s = now_s() - t0;
 	fflush(stdout);
 	if (a.stats) {
+		fprintf(stderr, "stats: input open %.3fs", open_s);
+		if (a.base)
+			fprintf(stderr, ", base open %.3fs (read, checked, parsed)", base_s);
+		fprintf(stderr, "\n");
 		fprintf(stderr,
 			"stats: threads %u (started %u), units %zu (excluded %zu), fragments alive max %zu\n"
 			"stats: decode+encode %.3fs wall, %.3fs worker CPU\n"
