@@ -21,6 +21,9 @@
  * pages (cli_reexec_on_huge_pages) unless D2B_NO_HUGEPAGE is set: a caller
  * that runs front ends in its own process (fuzz/fuzz_cli.c) sets it. */
 int pahole_main(int argc, char **argv);
+/* Whether pahole's ARGV asks it to encode (-J, --btf_encode_detached...):
+ * then pahole_main() is encode_main(). */
+bool pahole_wants_btf_encoding(int argc, char **argv);
 int pfunct_main(int argc, char **argv);
 int dump_dies_main(int argc, char **argv);
 int demo_main(int argc, char **argv);

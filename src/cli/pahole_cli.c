@@ -323,7 +323,7 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 
 /* pahole's BTF encoding options: with any of these, pahole encodes instead
  * of printing (-J, --btf_encode_detached) or answers about encoding. */
-static bool wants_btf_encoding(int argc, char **argv)
+bool pahole_wants_btf_encoding(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -346,7 +346,7 @@ int pahole_main(int argc, char **argv)
 	size_t thread_bytes = CU_STREAM_THREAD_BYTES;
 	int c;
 
-	if (wants_btf_encoding(argc, argv))
+	if (pahole_wants_btf_encoding(argc, argv))
 		return encode_main(argc, argv);
 
 	optind = 1;
