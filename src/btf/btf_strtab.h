@@ -71,7 +71,7 @@ static inline uint64_t btf_str_hash_finish(uint64_t h, size_t n)
  * make the pre-dedup's keys, which take these hashes, collide). The slots
  * use its low 32 bits. Inline: the encoder hashes every name it writes
  * (btf_strtab_append_cstr() computes the same hash while it copies). */
-static inline uint64_t btf_str_hash_seeded(const char *s, size_t *len, uint64_t seed)
+static inline uint64_t btf_str_hash_plain(const char *s, size_t *len, uint64_t seed)
 {
 	const uint64_t k = BTF_STR_HASH_K;
 	size_t n = strlen(s), i = 0;
@@ -89,6 +89,53 @@ static inline uint64_t btf_str_hash_seeded(const char *s, size_t *len, uint64_t 
 	}
 	*len = n;
 	return btf_str_hash_finish(h, n);
+}
+
+/*
+ * Where a word may be read past a string's NUL (never past its page, so
+ * never into memory that is not mapped): the fused loops below and in
+ * btf_strtab_append_cstr(). Builds with AddressSanitizer or
+ * MemorySanitizer, which would flag those bytes, and big-endian hosts
+ * take the plain passes.
+ */
+#ifndef __has_feature
+#define __has_feature(x) 0	/* GCC before 14 */
+#endif
+#if defined(__SANITIZE_ADDRESS__) || __has_feature(address_sanitizer) || \
+	__has_feature(memory_sanitizer) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#define BTF_STRTAB_FUSED 0
+#else
+#define BTF_STRTAB_FUSED 1
+#endif
+
+/* btf_str_hash_plain()'s value, its length found in the same pass, 8
+ * bytes at a time: no strlen, and no byte-wise copy of the last word,
+ * whose 8-byte reload stalled on the copy (a seventh of the base's string
+ * index, built in every module's run). */
+static inline uint64_t btf_str_hash_seeded(const char *s, size_t *len, uint64_t seed)
+{
+#if BTF_STRTAB_FUSED
+	const uint64_t k = BTF_STR_HASH_K, ones = 0x0101010101010101ull;
+	uint64_t h = k ^ seed, v, z;
+
+	for (size_t i = 0; ((uintptr_t)(s + i) & 4095) <= 4096 - 8; i += 8) {
+		size_t n;
+
+		memcpy(&v, s + i, 8);
+		z = (v - ones) & ~v & (ones << 7);	/* the lowest set: the first NUL */
+		if (!z) {
+			h = (h ^ v) * k;
+			h ^= h >> 29;
+			continue;
+		}
+		n = (size_t)__builtin_ctzll(z) / 8;	/* bytes before the NUL */
+		if (n)
+			h = (h ^ (v & (~0ull >> (64 - 8 * n)))) * k;
+		*len = i + n;
+		return btf_str_hash_finish(h, i + n);
+	}
+#endif
+	return btf_str_hash_plain(s, len, seed);
 }
 
 /* Unseeded (tables that only index, never key). */
@@ -168,19 +215,8 @@ static inline long btf_strtab_append(struct btf_strtab *t, const char *s, size_t
  * btf_strtab_append() of C string S with its hash (btf_str_hash_seeded
  * with the table's seed) computed while it is copied: one pass over the bytes, 8 at a time, instead of
  * strlen, hash and copy. S must not be empty. A word read may pass S's
- * NUL, never its page (so never into memory that is not mapped); builds
- * with AddressSanitizer, which would flag those bytes, and big-endian hosts
- * take the three passes.
+ * NUL, never its page (BTF_STRTAB_FUSED above).
  */
-#ifndef __has_feature
-#define __has_feature(x) 0	/* GCC before 14 */
-#endif
-#if defined(__SANITIZE_ADDRESS__) || __has_feature(address_sanitizer) || \
-	__has_feature(memory_sanitizer) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#define BTF_STRTAB_FUSED 0	/* sanitizers (GCC's and clang's) would flag the bytes past the NUL */
-#else
-#define BTF_STRTAB_FUSED 1
-#endif
 
 static inline long btf_strtab_append_cstr(struct btf_strtab *t, const char *s)
 {

@@ -614,6 +614,54 @@ static void test_append_cstr(void)
 	munmap(map, 2 * page);
 }
 
+/* btf_str_hash_seeded() finds the length in its word loop: the same
+ * length and hash as btf_str_hash_plain() (strlen, then the words) for
+ * every length up to 40 and every place of the NUL before a page that
+ * cannot be read (where the loop must stop reading words: the plain way
+ * takes over), under several seeds; and different strings hash apart. */
+static void test_str_hash_fused(void)
+{
+	long page = 4096;
+	char *map = mmap(NULL, 3 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	const uint64_t seeds[] = { 0, 1, 0x9e3779b97f4a7c15ull };
+	unsigned checked = 0;
+
+	CHECK(map != MAP_FAILED && mprotect(map + 2 * page, page, PROT_NONE) == 0, "guard page");
+	if (map == MAP_FAILED)
+		return;
+	for (size_t n = 0; n <= 40; n++) {
+		for (size_t end = 0; end < 4200; end += end < 16 ? 1 : 97) {
+			/* the NUL sits END bytes before the guard page */
+			char *s = map + 2 * page - 1 - end - n;
+
+			memset(s - 8, 'y', 8);	/* bytes before the string */
+			for (size_t i = 0; i < n; i++)
+				s[i] = (char)('a' + (i * 7 + n + end) % 26);
+			s[n] = '\0';
+			memset(s + n + 1, 'x', end);	/* garbage after the NUL */
+			for (size_t k = 0; k < sizeof(seeds) / sizeof(seeds[0]); k++) {
+				size_t l1 = 99, l2 = 98;
+				uint64_t h1 = btf_str_hash_seeded(s, &l1, seeds[k]);
+				uint64_t h2 = btf_str_hash_plain(s, &l2, seeds[k]);
+
+				CHECK(l1 == n && l2 == n && h1 == h2,
+				      "length %zu, %zu bytes before the page end, seed %zu: %zu/%zu", n, end,
+				      k, l1, l2);
+				checked++;
+			}
+		}
+	}
+	CHECK(checked > 3000, "%u strings", checked);
+	{
+		size_t l;
+		uint64_t a = btf_str_hash_seeded("abcdefgh1", &l, 5);
+		uint64_t b = btf_str_hash_seeded("abcdefgh2", &l, 5);
+
+		CHECK(a != b, "a different last byte, a different hash");
+	}
+	munmap(map, 3 * page);
+}
+
 /* btf_raw_index() marks the fragment indexed; any later record or member
  * (which moves the last type's end) clears it, so the merge walks. */
 static void test_index_stale(void)
@@ -681,6 +729,7 @@ int main(void)
 	test_strtab();
 	test_strtab_biased();
 	test_append_cstr();
+	test_str_hash_fused();
 	test_index_stale();
 	test_vlen_limit();
 	test_merge();
