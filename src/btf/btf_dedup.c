@@ -905,19 +905,72 @@ static int dedup_struct(struct dedup *d, uint32_t id)
 
 /* ---- FWDs whose name one canonical struct or union has ---- */
 
+/*
+ * The names our types have (name offsets: the merge gives a string the
+ * base has the base's offset), as a set: every kind of candidate that has
+ * a name equals only a type of the same name (libbpf's btf_equal_common(),
+ * btf_shallow_equal_struct(), btf_compat_enum()... compare name_off
+ * first), so a named base type whose name none of ours has is never
+ * anybody's match; nor is a base struct whose name none of our FWDs has
+ * their one struct of that name (resolve_fwds()).
+ */
+struct name_set {
+	uint32_t *slot;		/* name offsets; 0: free */
+	size_t mask;
+};
+
+static int name_set_init(struct name_set *ns, struct dedup *d)
+{
+	size_t cap = 64;
+
+	while (cap < (size_t)(d->n - d->start) * 2)
+		cap *= 2;
+	ns->slot = calloc(cap, sizeof(*ns->slot));
+	if (!ns->slot)
+		return -ENOMEM;
+	ns->mask = cap - 1;
+	for (uint32_t id = d->start; id < d->n; id++) {
+		uint32_t name = rec(d, id)[0];
+		size_t i = finish(name) & ns->mask;
+
+		if (!name)
+			continue;
+		while (ns->slot[i] && ns->slot[i] != name)
+			i = (i + 1) & ns->mask;
+		ns->slot[i] = name;
+	}
+	return 0;
+}
+
+static inline bool name_set_has(const struct name_set *ns, uint32_t name)
+{
+	size_t i = finish(name) & ns->mask;
+
+	while (ns->slot[i] && ns->slot[i] != name)
+		i = (i + 1) & ns->mask;
+	return ns->slot[i] == name;
+}
+
+/* Whether type ID can take part by its name: ours always; a base type when
+ * NAMES (none: all) has its name. */
+static inline bool base_named(struct dedup *d, const struct name_set *names, uint32_t id)
+{
+	return id >= d->start || !names->slot || name_set_has(names, rec(d, id)[0]);
+}
+
 struct name_slot {
 	uint32_t name;	/* name offset + 1; 0: free */
 	uint32_t id;	/* 0: several */
 };
 
-static int resolve_fwds(struct dedup *d)
+static int resolve_fwds(struct dedup *d, const struct name_set *names)
 {
 	size_t cap = 1024, used = 0, mask;
 	struct name_slot *s;
 
 	for (uint32_t id = 1; id < d->n; id++)
 		if ((d->nd[id].kind == BTF_KIND_STRUCT || d->nd[id].kind == BTF_KIND_UNION) &&
-		    d->nd[id].map == id)
+		    d->nd[id].map == id && base_named(d, names, id))
 			used++;
 	while (cap < used * 2)
 		cap *= 2;
@@ -930,7 +983,7 @@ static int resolve_fwds(struct dedup *d)
 		size_t i;
 
 		if ((d->nd[id].kind != BTF_KIND_STRUCT && d->nd[id].kind != BTF_KIND_UNION) ||
-		    d->nd[id].map != id)
+		    d->nd[id].map != id || !base_named(d, names, id))
 			continue;
 		t = rec(d, id);
 		i = finish(t[0] + 1) & mask;
@@ -1364,51 +1417,6 @@ static uint64_t base_hash(const uint32_t *t)
 	}
 }
 
-/*
- * The names our types have (name offsets: the merge gives a string the
- * base has the base's offset), as a set: every kind of candidate that has
- * a name equals only a type of the same name (libbpf's btf_equal_common(),
- * btf_shallow_equal_struct(), btf_compat_enum()... compare name_off
- * first), so a named base type whose name none of ours has is never
- * anybody's match.
- */
-struct name_set {
-	uint32_t *slot;		/* name offsets; 0: free */
-	size_t mask;
-};
-
-static int name_set_init(struct name_set *ns, struct dedup *d)
-{
-	size_t cap = 64;
-
-	while (cap < (size_t)(d->n - d->start) * 2)
-		cap *= 2;
-	ns->slot = calloc(cap, sizeof(*ns->slot));
-	if (!ns->slot)
-		return -ENOMEM;
-	ns->mask = cap - 1;
-	for (uint32_t id = d->start; id < d->n; id++) {
-		uint32_t name = rec(d, id)[0];
-		size_t i = finish(name) & ns->mask;
-
-		if (!name)
-			continue;
-		while (ns->slot[i] && ns->slot[i] != name)
-			i = (i + 1) & ns->mask;
-		ns->slot[i] = name;
-	}
-	return 0;
-}
-
-static inline bool name_set_has(const struct name_set *ns, uint32_t name)
-{
-	size_t i = finish(name) & ns->mask;
-
-	while (ns->slot[i] && ns->slot[i] != name)
-		i = (i + 1) & ns->mask;
-	return ns->slot[i] == name;
-}
-
 #define BASE_BATCH 32	/* base hashes computed, their slots hinted, then added */
 
 /*
@@ -1631,7 +1639,7 @@ int btf_dedup(struct btf_dedup_types *t, struct d2b_error *err)
 		if ((rc = prims_and_structs(&d, start, d.n, &st, &t0)))
 			goto fail;
 	}
-	if ((rc = resolve_fwds(&d)))
+	if ((rc = resolve_fwds(&d, &names)))
 		goto fail;
 	st.fwd_s = lap(&t0);
 	for (uint32_t id = start; id < d.n; id++) {
