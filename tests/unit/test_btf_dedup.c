@@ -280,6 +280,42 @@ static void test_candidate_order(void)
 	      last_stats.incr_abandoned ? last_stats.incr_abandoned : "to the end");
 }
 
+/* Two "outer" structs whose "in" differ (a long, an int member), for the
+ * candidate order tests: a third "outer" whose "in" is a FWD is
+ * equivalent to both. */
+static void add_two_outers(struct btf *b, int i, int l)
+{
+	for (int n = 0; n < 2; n++) {
+		int in = btf__add_struct(b, "in", 8), p;
+
+		btf__add_field(b, "v", n ? i : l, 0, 0);
+		p = btf__add_ptr(b, in);
+		btf__add_struct(b, "outer", 8);
+		btf__add_field(b, "p", p, 0, 0);
+	}
+}
+
+/* PADS named ints ("padN"): they grow libbpf's candidate map. */
+static void add_pads(struct btf *b, int pads)
+{
+	for (int n = 0; n < pads; n++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "pad%d", n);
+		btf__add_int(b, name, 4, 0);
+	}
+}
+
+/* The "outer" whose "in" is only declared, and a pointer to it. */
+static void add_fwd_outer(struct btf *b)
+{
+	int f = btf__add_fwd(b, "in", BTF_FWD_STRUCT), p = btf__add_ptr(b, f);
+
+	btf__add_struct(b, "outer", 8);
+	btf__add_field(b, "p", p, 0, 0);
+	btf__add_ptr(b, (int)btf__type_cnt(b) - 1);
+}
+
 /*
  * Unit by unit, the candidate order can differ from libbpf's: unit 1 makes
  * two canonical "outer" (their "in" differ), unit 2 first adds PADS
@@ -296,27 +332,11 @@ static void test_candidate_order_units(void)
 		int l = btf__add_int(b, "long", 8, BTF_INT_SIGNED);
 		uint32_t bounds[2];
 		char what[40];
-		int in, p, f;
 
-		for (int n = 0; n < 2; n++) {
-			in = btf__add_struct(b, "in", 8);
-			btf__add_field(b, "v", n ? i : l, 0, 0);
-			p = btf__add_ptr(b, in);
-			btf__add_struct(b, "outer", 8);
-			btf__add_field(b, "p", p, 0, 0);
-		}
+		add_two_outers(b, i, l);
 		bounds[0] = btf__type_cnt(b) - 1;
-		for (int n = 0; n < pads; n++) {
-			char name[16];
-
-			snprintf(name, sizeof(name), "pad%d", n);
-			btf__add_int(b, name, 4, 0);
-		}
-		f = btf__add_fwd(b, "in", BTF_FWD_STRUCT);
-		p = btf__add_ptr(b, f);
-		btf__add_struct(b, "outer", 8);
-		btf__add_field(b, "p", p, 0, 0);
-		btf__add_ptr(b, (int)btf__type_cnt(b) - 1);
+		add_pads(b, pads);
+		add_fwd_outer(b);
 		bounds[1] = btf__type_cnt(b) - 1;
 		snprintf(what, sizeof(what), "candidate order, %d pads", pads);
 		CHECK(!compare_units(b, bounds, 2, what), "%s: unit by unit did not give up", what);
@@ -338,27 +358,11 @@ static void test_split_candidate_order(void)
 		int i = btf__add_int(base, "int", 4, BTF_INT_SIGNED);
 		int l = btf__add_int(base, "long", 8, BTF_INT_SIGNED);
 		char what[48];
-		int in, p, f;
 
-		for (int n = 0; n < pads; n++) {
-			char name[16];
-
-			snprintf(name, sizeof(name), "pad%d", n);
-			btf__add_int(base, name, 4, 0);
-		}
-		for (int n = 0; n < 2; n++) {
-			in = btf__add_struct(base, "in", 8);
-			btf__add_field(base, "v", n ? i : l, 0, 0);
-			p = btf__add_ptr(base, in);
-			btf__add_struct(base, "outer", 8);
-			btf__add_field(base, "p", p, 0, 0);
-		}
+		add_pads(base, pads);
+		add_two_outers(base, i, l);
 		split = btf__new_empty_split(base);
-		f = btf__add_fwd(split, "in", BTF_FWD_STRUCT);
-		p = btf__add_ptr(split, f);
-		btf__add_struct(split, "outer", 8);
-		btf__add_field(split, "p", p, 0, 0);
-		btf__add_ptr(split, (int)btf__type_cnt(split) - 1);
+		add_fwd_outer(split);
 		snprintf(what, sizeof(what), "split candidate order, %d pads", pads);
 		compare(split, what);	/* frees split */
 		btf__free(base);
