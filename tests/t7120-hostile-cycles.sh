@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hostile input, reference cycles and sharing: typedef, pointer and qualifier loops, structs containing themselves by value, an exponential DAG under pahole -E.
+# Hostile input, reference cycles and sharing: typedef, pointer and qualifier loops, structs containing themselves by value, a nested typedef naming its anonymous struct, an exponential DAG under pahole -E.
 # Every case of tests/tools/hostile.py's group 'cycles' through pahole, pahole -E,
 # pahole -s, pfunct -P and load -j2: a bad file gives exit 1 and one stderr
 # line naming the file (and section and offset where there is one); a file

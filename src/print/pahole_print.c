@@ -1089,26 +1089,49 @@ static size_t union_fprintf_body(struct pctx *p, const struct type *t,
 	return p->sb->len - start;
 }
 
-/* class_fprintf / union_fprintf: the body, with T on the open stack. */
+/*
+ * A struct or union that can_expand() refuses (a nested type or a typedef
+ * leading back to a type being printed, as hostile DWARF can make them;
+ * too deep; too much text): its name, as a member of it is printed then,
+ * and the name it is printed under.
+ */
+static size_t refused_fprintf(struct pctx *p, const struct type *t,
+			      const struct pconf *conf)
+{
+	size_t start = p->sb->len;
+
+	c_type_name_n(p->sb, t, 128);
+	if (conf->suffix) {
+		strbuf_putc(p->sb, ' ');
+		strbuf_puts(p->sb, conf->suffix);
+	}
+	return p->sb->len - start;
+}
+
+/* class_fprintf / union_fprintf: the body, with T on the open stack. Every
+ * path into a body comes here, so the open stack bounds the recursion
+ * (nested types and typedefs of anonymous structs reach these directly). */
 static size_t class_fprintf(struct pctx *p, const struct type *t,
 			    const struct pconf *conf)
 {
-	bool pushed = open_type(p, t);
-	size_t n = class_fprintf_body(p, t, conf);
+	size_t n;
 
-	if (pushed)
-		p->nr_open--;
+	if (!can_expand(p, t) || !open_type(p, t))
+		return refused_fprintf(p, t, conf);
+	n = class_fprintf_body(p, t, conf);
+	p->nr_open--;
 	return n;
 }
 
 static size_t union_fprintf(struct pctx *p, const struct type *t,
 			    const struct pconf *conf)
 {
-	bool pushed = open_type(p, t);
-	size_t n = union_fprintf_body(p, t, conf);
+	size_t n;
 
-	if (pushed)
-		p->nr_open--;
+	if (!can_expand(p, t) || !open_type(p, t))
+		return refused_fprintf(p, t, conf);
+	n = union_fprintf_body(p, t, conf);
+	p->nr_open--;
 	return n;
 }
 

@@ -298,6 +298,26 @@ def mutual_structs():
     return dwarf_elf(unit5(d.build()), GOOD_AB)
 
 
+def nested_typedef_loop():
+    """struct holder { typedef A T; A a; } where A is an anonymous struct
+    nested in holder whose own nested typedef names A again: printing
+    holder's nested types never ends unless a type already being printed is
+    refused."""
+    d = Dies()
+    cu_start(d)
+    d.add(None, 2, "holder", bytes([8]))
+    d.add(None, 5, "T", ("ref", "A"))
+    d.add(None, 3, "a", ("ref", "A"), bytes([0]))
+    d.add("A", 11, bytes([8]))
+    d.add(None, 5, "U", ("ref", "A"))
+    d.add(None, 3, "x", ("ref", "int"), bytes([0]))
+    d.end()
+    d.end()
+    d.add("int", 4, "int", bytes([4, 5]))
+    d.end()
+    return dwarf_elf(unit5(d.build()), GOOD_AB)
+
+
 def dag_bomb(levels=40):
     """struct l<i> { struct l<i-1> a, b; }: -E output doubles per level."""
     d = Dies()
@@ -480,6 +500,8 @@ CASES = [
     ("cycles", "anon-self-struct", lambda: self_struct(True), "ok", r"struct outer \{"),
     ("cycles", "mutual-structs", mutual_structs, "ok", r"struct ping \{"),
     ("cycles", "dag-bomb", dag_bomb, "ok", r"struct l40 \{"),
+    ("cycles", "nested-typedef-loop", nested_typedef_loop, "ok",
+     r"struct holder \{[\s\S]*\ttypedef struct  U;"),
     ("compressed", "zlib-bomb-header", lambda: compressed(4096, 1 << 40, "zlib"), "error",
      r"zlib-bomb-header: \.debug_info.*exceeds the limit"),
     ("compressed", "zlib-lie", lambda: compressed(8 << 20, 64, "zlib"), "error",
