@@ -55,5 +55,18 @@ echo
 if [ $rc != 0 ]; then
 	echo "fuzz/run.sh: $harness failed (exit $rc); log $log:" >&2
 	grep -E 'ERROR|runtime error|SUMMARY|Test unit written|crash-|leak-|timeout-|oom-' "$log" | head -20 >&2
+	# The first frames of the report's stack: where it went wrong, in a
+	# CI log that keeps no artifact (a stack overflow's repeating frames
+	# name the cycle).
+	awk '/ERROR: |runtime error/ { on = 1 }
+	     on && /^ *#[0-9]+ 0x/ { print; if (++n == 24) exit }' "$log" >&2
+	# And the input itself when it is small, so that a finding on a
+	# machine that is gone can be replayed: base64 -d > FILE.
+	unit=$(sed -n 's/.*Test unit written to \([^ ]*\).*/\1/p' "$log" | head -n 1)
+	if [ -n "$unit" ] && [ -f "$unit" ] && [ "$(stat -c %s "$unit")" -le 32768 ]; then
+		echo "fuzz/run.sh: the input ($(stat -c %s "$unit") bytes), base64:" >&2
+		base64 -w 76 "$unit" >&2
+		echo "fuzz/run.sh: end of the input" >&2
+	fi
 fi
 exit $rc
