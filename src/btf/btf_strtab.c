@@ -204,18 +204,42 @@ long btf_strtab_append_slow(struct btf_strtab *t, const char *s, size_t len, uin
 	return btf_strtab_append(t, s, len, hash);	/* now with room */
 }
 
+size_t btf_str_count_nuls(const char *p, size_t n)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full, pairs = 0x00ff00ff00ff00ffull;
+	size_t nr = 0, i = 0;
+
+	while (n - i >= 8) {
+		/* a byte lane counts to 255: at most 255 words a round */
+		size_t stop = n - i >= 8 * 255 ? i + 8 * 255 : n;
+		uint64_t acc = 0;
+
+		for (; stop - i >= 8; i += 8) {
+			uint64_t w, t;
+
+			memcpy(&w, p + i, 8);
+			t = (w & low7) + low7;	/* bit 7 of a lane: its low 7 bits are not all 0 */
+			t = ~(t | w | low7);	/* 0x80 in exactly the lanes that are 0 */
+			acc += t >> 7;
+		}
+		acc = (acc & pairs) + ((acc >> 8) & pairs);	/* 16-bit lanes, <= 510 */
+		nr += (size_t)((acc * 0x0001000100010001ull) >> 48);
+	}
+	for (; i < n; i++)
+		nr += !p[i];
+	return nr;
+}
+
 int btf_str_index_build(struct btf_str_index *x, const char *data, size_t len, uint64_t seed)
 {
-	size_t nr = 0, n = 64;
+	size_t nr, n = 64;
 
 	memset(x, 0, sizeof(*x));
 	if (len > UINT32_MAX || (len && data[len - 1]))
 		return -1;	/* (not a section whose strings all end in it) */
-	for (const char *p = data + 1, *end = data + len; p < end; nr++) {
-		const char *z = memchr(p, '\0', (size_t)(end - p));
-
-		p = z ? z + 1 : end;
-	}
+	/* the strings after "" at 0: each ends at a NUL (a word at a time:
+	 * memchr from string to string cost a call a string) */
+	nr = len ? btf_str_count_nuls(data + 1, len - 1) : 0;
 	while (nr * 4 > n * 3)
 		n *= 2;
 	x->slots = calloc(n, sizeof(*x->slots));

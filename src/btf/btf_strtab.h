@@ -274,6 +274,9 @@ struct btf_str_index {
 	size_t size;		/* bytes of the section it was built from */
 };
 
+/* How many of the N bytes at P are 0 (the strings a section holds). */
+size_t btf_str_count_nuls(const char *p, size_t n);
+
 /* Every string of DATA (LEN bytes, NUL-terminated, "" at 0) but the one at
  * offset 0, hashed under SEED. 0, or -1 when out of memory, LEN is too
  * large for 32-bit offsets or DATA does not end in a NUL. */

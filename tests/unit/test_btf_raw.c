@@ -619,6 +619,38 @@ static void test_append_cstr(void)
  * every length up to 40 and every place of the NUL before a page that
  * cannot be read (where the loop must stop reading words: the plain way
  * takes over), under several seeds; and different strings hash apart. */
+/* btf_str_count_nuls() against a byte loop: every length to 4200 (words,
+ * rounds of 255 words, tails), at every offset of a word, and NUL
+ * densities from none to all (a lane counting to 255 must not carry). */
+static void test_count_nuls(void)
+{
+	static char buf[4300];
+	unsigned seed = 12345, bad = 0, checked = 0;
+	const unsigned dens[] = { 0, 1, 8, 64, 128, 255, 256 };
+
+	for (size_t d = 0; d < sizeof(dens) / sizeof(dens[0]); d++) {
+		for (size_t i = 0; i < sizeof(buf); i++) {
+			seed = seed * 1103515245u + 12345u;
+			/* a NUL with a chance of dens[d] / 256; else any other byte */
+			buf[i] = (char)((seed >> 16) % 256 < dens[d] ? 0 : 1 + (seed >> 8) % 255);
+		}
+		for (size_t off = 0; off < 8; off++) {
+			for (size_t n = 0; off + n <= sizeof(buf); n += n < 64 ? 1 : 37) {
+				size_t want = 0;
+
+				for (size_t i = 0; i < n; i++)
+					want += !buf[off + i];
+				if (btf_str_count_nuls(buf + off, n) != want)
+					bad++;
+				checked++;
+			}
+		}
+	}
+	CHECK(!bad && checked > 3000, "%u of %u counts wrong", bad, checked);
+	memset(buf, 0, sizeof(buf));
+	CHECK(btf_str_count_nuls(buf, sizeof(buf)) == sizeof(buf), "all NULs");
+}
+
 static void test_str_hash_fused(void)
 {
 	long page = 4096;
@@ -730,6 +762,7 @@ int main(void)
 	test_strtab_biased();
 	test_append_cstr();
 	test_str_hash_fused();
+	test_count_nuls();
 	test_index_stale();
 	test_vlen_limit();
 	test_merge();
