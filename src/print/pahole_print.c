@@ -115,6 +115,15 @@ static void xxx_comment(struct pctx *p, const char *lead, int indent,
 	strbuf_puts(p->sb, tail);
 }
 
+/* " NAME" after a body or a refused type's name, when it has a name. */
+static void put_suffix(struct pctx *p, const struct pconf *conf)
+{
+	if (conf->suffix) {
+		strbuf_putc(p->sb, ' ');
+		strbuf_puts(p->sb, conf->suffix);
+	}
+}
+
 static int clamp_indent(int indent)
 {
 	return indent > MAX_TABS ? MAX_TABS : indent;
@@ -139,10 +148,10 @@ static bool is_struct_union_enum(const struct type *t)
 
 static size_t type_fprintf(struct pctx *p, const struct type *type,
 			   const char *name, const struct pconf *conf);
-static size_t class_fprintf(struct pctx *p, const struct type *t,
-			    const struct pconf *conf);
-static size_t union_fprintf(struct pctx *p, const struct type *t,
-			    const struct pconf *conf);
+static size_t expanded_fprintf(struct pctx *p, const struct type *t,
+			       const struct pconf *conf);
+static size_t composite_fprintf(struct pctx *p, const struct type *t,
+				const struct pconf *conf);
 static size_t tag_fprintf(struct pctx *p, const struct type *t,
 			  const struct pconf *conf);
 static size_t class_fprintf_body(struct pctx *p, const struct type *t,
@@ -337,7 +346,7 @@ print_default: {
 			if (!tconf.suppress_comments)
 				layout_holes(p->lc, type);
 			tconf.type_spacing -= 8;
-			class_fprintf(p, type, &tconf);
+			expanded_fprintf(p, type, &tconf);
 		}
 		break;
 	case TK_UNION:
@@ -350,7 +359,7 @@ print_default: {
 			goto print_default;
 		} else {
 			tconf.type_spacing -= 8;
-			union_fprintf(p, type, &tconf);
+			expanded_fprintf(p, type, &tconf);
 		}
 		break;
 	case TK_ENUM:
@@ -1082,10 +1091,7 @@ static size_t union_fprintf_body(struct pctx *p, const struct type *t,
 	}
 	put_tabs_prec(p, indent);	/* "%.*s}%s%s" */
 	strbuf_putc(p->sb, '}');
-	if (conf->suffix) {
-		strbuf_putc(p->sb, ' ');
-		strbuf_puts(p->sb, conf->suffix);
-	}
+	put_suffix(p, conf);
 	return p->sb->len - start;
 }
 
@@ -1101,38 +1107,35 @@ static size_t refused_fprintf(struct pctx *p, const struct type *t,
 	size_t start = p->sb->len;
 
 	c_type_name_n(p->sb, t, 128);
-	if (conf->suffix) {
-		strbuf_putc(p->sb, ' ');
-		strbuf_puts(p->sb, conf->suffix);
-	}
+	put_suffix(p, conf);
 	return p->sb->len - start;
 }
 
-/* class_fprintf / union_fprintf: the body, with T on the open stack. Every
- * path into a body comes here, so the open stack bounds the recursion
- * (nested types and typedefs of anonymous structs reach these directly). */
-static size_t class_fprintf(struct pctx *p, const struct type *t,
-			    const struct pconf *conf)
+/* The body of struct or union T, with T on the open stack: the only way
+ * into a body, so the open stack bounds the recursion. The caller has
+ * asked can_expand() (type_fprintf() prints a refused member its own
+ * way; composite_fprintf() for the rest). */
+static size_t expanded_fprintf(struct pctx *p, const struct type *t,
+			       const struct pconf *conf)
 {
 	size_t n;
 
-	if (!can_expand(p, t) || !open_type(p, t))
+	if (!open_type(p, t))
 		return refused_fprintf(p, t, conf);
-	n = class_fprintf_body(p, t, conf);
+	n = t->kind == TK_UNION ? union_fprintf_body(p, t, conf)
+				: class_fprintf_body(p, t, conf);
 	p->nr_open--;
 	return n;
 }
 
-static size_t union_fprintf(struct pctx *p, const struct type *t,
-			    const struct pconf *conf)
+/* A struct or union printed whole where no member's line frames it: a
+ * top-level type, a nested type, a typedef of an anonymous one. */
+static size_t composite_fprintf(struct pctx *p, const struct type *t,
+				const struct pconf *conf)
 {
-	size_t n;
-
-	if (!can_expand(p, t) || !open_type(p, t))
+	if (!can_expand(p, t))
 		return refused_fprintf(p, t, conf);
-	n = union_fprintf_body(p, t, conf);
-	p->nr_open--;
-	return n;
+	return expanded_fprintf(p, t, conf);
 }
 
 static size_t typedef_fprintf(struct pctx *p, const struct type *t,
@@ -1174,7 +1177,7 @@ static size_t typedef_fprintf(struct pctx *p, const struct type *t,
 		tconf = *conf;
 		tconf.suffix = name;
 		strbuf_puts(p->sb, "typedef ");
-		class_fprintf(p, tt, &tconf);
+		composite_fprintf(p, tt, &tconf);
 		return p->sb->len - start;
 	case TK_ENUM:
 		if (tt->name) {
@@ -1241,10 +1244,8 @@ static size_t tag_fprintf(struct pctx *p, const struct type *t,
 		break;
 	case TK_STRUCT:
 	case TK_CLASS:
-		class_fprintf(p, t, conf);
-		break;
 	case TK_UNION:
-		union_fprintf(p, t, conf);
+		composite_fprintf(p, t, conf);
 		break;
 	case TK_ARRAY:
 		array_fprintf(p, t, "array", conf);

@@ -614,11 +614,6 @@ static void test_append_cstr(void)
 	munmap(map, 2 * page);
 }
 
-/* btf_str_hash_seeded() finds the length in its word loop: the same
- * length and hash as btf_str_hash_plain() (strlen, then the words) for
- * every length up to 40 and every place of the NUL before a page that
- * cannot be read (where the loop must stop reading words: the plain way
- * takes over), under several seeds; and different strings hash apart. */
 /* btf_str_count_nuls() against a byte loop: every length to 4200 (words,
  * rounds of 255 words, tails), at every offset of a word, and NUL
  * densities from none to all (a lane counting to 255 must not carry). */
@@ -651,6 +646,11 @@ static void test_count_nuls(void)
 	CHECK(btf_str_count_nuls(buf, sizeof(buf)) == sizeof(buf), "all NULs");
 }
 
+/* btf_str_hash_seeded() finds the length in its word loop: the same
+ * length and hash as btf_str_hash_plain() (strlen, then the words) for
+ * every length up to 40 and every place of the NUL before a page that
+ * cannot be read (where the loop must stop reading words: the plain way
+ * takes over), under several seeds; and different strings hash apart. */
 static void test_str_hash_fused(void)
 {
 	long page = 4096;
