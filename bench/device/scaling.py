@@ -3,7 +3,7 @@
 """How BTF encoding scales with -j: ours against pahole, one table.
 
     bench/device/scaling.py [--runs N] [--jobs "1 2 4 8 16"] [--pahole P]
-                            [--out FILE] DWARF2BTF VMLINUX
+                            [--print] [--out FILE] DWARF2BTF VMLINUX
 
 Runs `DWARF2BTF encode --stats --btf_gen_floats -jN
 --btf_encode_detached=...` and, when --pahole is given, `P -J
@@ -12,6 +12,11 @@ RUNS times, plus the floor (`DWARF2BTF walk`). Prints medians of wall time,
 CPU time (user + sys) and peak RSS (from wait4, no /usr/bin/time needed),
 the ratios to pahole, our --stats phases, and the speed-up over -j1. Checks
 that our outputs are byte-identical for every -j and run.
+
+With --print, also times printing every struct (`DWARF2BTF pahole -jN`,
+the issue's `pahole vmlinux > /dev/null`) and every function
+(`DWARF2BTF pfunct -jN`), RUNS times each, with pahole 1.24's `pahole`
+at the first and the last -j once each (it takes seconds and GBs).
 
 Python's standard library only, so that it runs on a machine where nothing
 can be installed (the 16-core device: see bench/device/pack.sh and
@@ -28,11 +33,11 @@ import tempfile
 import time
 
 
-def measure(cmd, env=None):
+def measure(cmd, env=None, stdout=subprocess.DEVNULL):
     """One run: (wall s, CPU s, peak RSS KiB, stderr text)."""
     with tempfile.TemporaryFile() as err:
         t0 = time.monotonic()
-        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, env=env)
+        p = subprocess.Popen(cmd, stdout=stdout, stderr=err, env=env)
         _, status, ru = os.wait4(p.pid, 0)
         wall = time.monotonic() - t0
         err.seek(0)
@@ -61,6 +66,8 @@ def main():
     ap.add_argument("--jobs", default="1 2 4 8 16")
     ap.add_argument("--pahole", help="pahole to compare with (with its LD_LIBRARY_PATH)")
     ap.add_argument("--libs", help="LD_LIBRARY_PATH for --pahole")
+    ap.add_argument("--print", action="store_true",
+                    help="also time printing every struct and every function")
     ap.add_argument("--out", help="also write the tables here")
     a = ap.parse_args()
     jobs = [int(j) for j in a.jobs.split()]
@@ -121,11 +128,49 @@ def main():
                     (re.search(rx, r[3]) for r in res[("ours", j)]) if m]
             cells.append("%.3f" % statistics.median(vals) if vals else "-")
         lines.append("| %s | %s |" % (name, " | ".join(cells)))
+    if a.print:
+        lines.append("")
+        lines += print_table(a, jobs, penv)
     text = "\n".join(lines)
     print(text)
     if a.out:
         with open(a.out, "w") as f:
             f.write(text + "\n")
+
+
+def print_table(a, jobs, penv):
+    """Printing every struct and every function: ours at each -j, pahole
+    1.24's pahole at the first and last -j (one run each)."""
+    res = {}
+    for i in range(a.runs):
+        for j in jobs:
+            for tool in ("pahole", "pfunct"):
+                res.setdefault((tool, j), []).append(
+                    measure([a.d2b, tool, "-j%d" % j, a.vmlinux]))
+            print("print run %d -j%d done" % (i + 1, j), file=sys.stderr, flush=True)
+    theirs = {}
+    if a.pahole:
+        for j in (jobs[0], jobs[-1]):
+            theirs[j] = measure([a.pahole, "-j%d" % j, a.vmlinux], penv)
+            print("pahole 1.24 print -j%d done" % j, file=sys.stderr, flush=True)
+
+    def med(key, k):
+        return statistics.median(r[k] for r in res[key])
+
+    lines = ["| -j | ours `pahole` wall s | CPU s | RSS MiB | speed-up over -j%d"
+             " | pahole 1.24 `pahole` wall s | RSS MiB | ours / pahole 1.24"
+             " | ours `pfunct` wall s | CPU s | RSS MiB |" % jobs[0],
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    p1 = med(("pahole", jobs[0]), 0)
+    for j in jobs:
+        pw = med(("pahole", j), 0)
+        t = theirs.get(j)
+        lines.append("| %d | %.3f | %.2f | %d | %.2f | %s | %s | %s | %.3f | %.2f | %d |" % (
+            j, pw, med(("pahole", j), 1), med(("pahole", j), 2) // 1024, p1 / pw,
+            "%.2f" % t[0] if t else "", "%d" % (t[2] // 1024) if t else "",
+            "%.3f" % (pw / t[0]) if t else "",
+            med(("pfunct", j), 0), med(("pfunct", j), 1), med(("pfunct", j), 2) // 1024))
+    return lines
 
 
 if __name__ == "__main__":
