@@ -270,6 +270,11 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 	copts.load.skip_functions = !so->class_names;
 	copts.load.skip_locations = true;
 	copts.load.skip_line_files = true;
+	/* each unit's lookup keys on the thread that decoded it */
+	if (!so->class_names) {
+		copts.prepare = pahole_select_prepare;
+		copts.prepare_ctx = r.sel;
+	}
 	names = partial_names(so->class_names, &names_buf, &copts.load.nr_only_types);
 	copts.load.only_types = names;
 	/* sorted once here, not by each unit's load (NULL: they sort) */

@@ -283,6 +283,10 @@ struct cu_model {
 	 * which they cannot find among a partial model's types). */
 	bool partial;
 	bool has_alignment_info;
+
+	/* What a consumer's cu_stream prepare hook worked out for it on the
+	 * decoding thread (pipeline/cu_stream.h), in the arena; NULL if none. */
+	void *prepared;
 };
 
 void cu_model_destroy(struct cu_model *cu);	/* accepts NULL */

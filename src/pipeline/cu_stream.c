@@ -15,6 +15,8 @@
 struct cu_stream {
 	const struct dw_file *df;
 	const struct load_options *load;
+	cu_prepare_fn prepare;
+	const void *prepare_ctx;
 	const size_t *units;		/* item -> unit index; NULL: first + item */
 	size_t first;
 	size_t nr_consumed;		/* items of this round delivered */
@@ -46,6 +48,10 @@ static int cu_stream_produce(void *ctx, size_t item, unsigned thread, void **res
 				    u->section == DW_SEC_TYPES ? ".debug_types"
 							       : ".debug_info",
 				    u->offset, "cannot load unit %zu", unit);
+	}
+	if (s->prepare && s->prepare(s->prepare_ctx, cu, err)) {
+		cu_model_destroy(cu);
+		return -1;
 	}
 	*result = cu;
 	return 0;
@@ -115,6 +121,8 @@ int cu_stream_run(struct dw_file *df, const struct cu_stream_options *opts,
 	struct cu_stream s = {
 		.df = df,
 		.load = &opts->load,
+		.prepare = opts->prepare,
+		.prepare_ctx = opts->prepare_ctx,
 		.consume = consume,
 		.ctx = ctx,
 	};
@@ -132,6 +140,10 @@ int cu_stream_run(struct dw_file *df, const struct cu_stream_options *opts,
 			threads = fit ? (unsigned)fit : 1;
 	}
 	batch = threads;
+	/* one thread: the consumer's turn does that work as well, with its
+	 * memory hot (pahole vmlinux -j1: 0.60 s with the hook, 0.59 without) */
+	if (threads == 1)
+		s.prepare = NULL;
 	if (stats)
 		*stats = (struct pool_stats){ 0 };
 	dw_release_init(&s.release, df);

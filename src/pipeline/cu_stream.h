@@ -17,6 +17,16 @@
 typedef int (*cu_consumer_fn)(void *ctx, struct cu_model *cu,
 			      struct d2b_error *err);
 
+/* Optional: called once per unit on the thread that decoded it, in
+ * parallel with other units and before the unit's turn at the consumer:
+ * the consumer's work that needs no order (it may set cu->prepared, memory
+ * from cu->arena). Only when the stream runs more than one thread: the
+ * consumer must do without (with one, its turn does the same work, its
+ * memory hot). CTX is read, never written: every thread shares it.
+ * Return 0, or -1 with err set to stop. */
+typedef int (*cu_prepare_fn)(const void *ctx, struct cu_model *cu,
+			     struct d2b_error *err);
+
 struct cu_stream_options {
 	unsigned threads;		/* 0/1: decode on the calling thread */
 	/* At most one thread for each this many bytes of .debug_info and
@@ -25,6 +35,8 @@ struct cu_stream_options {
 	size_t thread_bytes;
 	struct load_options load;
 	bool skip_type_units;		/* deliver compile units only */
+	cu_prepare_fn prepare;		/* optional */
+	const void *prepare_ctx;
 };
 
 /* pahole's and pfunct's thread_bytes: two threads from 6 MiB of DWARF on.

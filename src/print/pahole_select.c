@@ -8,11 +8,28 @@
 
 #include "print/layout.h"
 
-/* A set of byte strings (keys of printed structs), open addressing. */
+/* A set of byte strings (keys of printed structs), open addressing; each
+ * with its hash, so that a probe past another key compares one word. */
 struct keyset {
 	char **slot;
 	size_t *len;
+	uint64_t *hash;
 	size_t cap, nr;
+};
+
+/* A unit's struct_ptr_key()s, built on the thread that decoded it
+ * (pahole_select_prepare()): the unit's turn then only looks them up. One
+ * for each listing candidate, in cu->types order. */
+struct prepared_key {
+	uint32_t type;		/* index in cu->types */
+	uint32_t len;		/* 0: no pointer key (struct_key() decides) */
+	uint64_t hash;
+	const char *key;	/* in the unit's arena */
+};
+
+struct prepared_keys {
+	uint32_t nr;
+	struct prepared_key *keys;
 };
 
 struct pahole_select {
@@ -48,10 +65,12 @@ static int keyset_grow(struct keyset *ks)
 	size_t cap = ks->cap ? ks->cap * 2 : 256;
 	char **slot = calloc(cap, sizeof(*slot));
 	size_t *len = calloc(cap, sizeof(*len));
+	uint64_t *hash = calloc(cap, sizeof(*hash));
 
-	if (!slot || !len) {
+	if (!slot || !len || !hash) {
 		free(slot);
 		free(len);
+		free(hash);
 		return -1;
 	}
 	for (size_t i = 0; i < ks->cap; i++) {
@@ -59,55 +78,55 @@ static int keyset_grow(struct keyset *ks)
 
 		if (!ks->slot[i])
 			continue;
-		j = hash_bytes(ks->slot[i], ks->len[i]) & (cap - 1);
+		j = ks->hash[i] & (cap - 1);
 		while (slot[j])
 			j = (j + 1) & (cap - 1);
 		slot[j] = ks->slot[i];
 		len[j] = ks->len[i];
+		hash[j] = ks->hash[i];
 	}
 	free(ks->slot);
 	free(ks->len);
+	free(ks->hash);
 	ks->slot = slot;
 	ks->len = len;
+	ks->hash = hash;
 	ks->cap = cap;
 	return 0;
 }
 
-static bool keyset_has(const struct keyset *ks, const char *key, size_t n)
+/* KEY (N bytes, hash_bytes() H) is in KS */
+static bool keyset_has(const struct keyset *ks, const char *key, size_t n, uint64_t h)
 {
 	size_t j;
 
 	if (!ks->cap)
 		return false;
-	j = hash_bytes(key, n) & (ks->cap - 1);
-	while (ks->slot[j]) {
-		if (ks->len[j] == n && !memcmp(ks->slot[j], key, n))
+	for (j = h & (ks->cap - 1); ks->slot[j]; j = (j + 1) & (ks->cap - 1))
+		if (ks->hash[j] == h && ks->len[j] == n && !memcmp(ks->slot[j], key, n))
 			return true;
-		j = (j + 1) & (ks->cap - 1);
-	}
 	return false;
 }
 
-/* Adds KEY; returns 1 if it was there already, 0 if added, -1 on OOM. */
-static int keyset_add(struct keyset *ks, const char *key, size_t n)
+/* Adds KEY (N bytes, hash_bytes() H); returns 1 if it was there already, 0
+ * if added, -1 on OOM. */
+static int keyset_add(struct keyset *ks, const char *key, size_t n, uint64_t h)
 {
 	size_t j;
 	char *copy;
 
 	if ((ks->nr + 1) * 2 > ks->cap && keyset_grow(ks))
 		return -1;
-	j = hash_bytes(key, n) & (ks->cap - 1);
-	while (ks->slot[j]) {
-		if (ks->len[j] == n && !memcmp(ks->slot[j], key, n))
+	for (j = h & (ks->cap - 1); ks->slot[j]; j = (j + 1) & (ks->cap - 1))
+		if (ks->hash[j] == h && ks->len[j] == n && !memcmp(ks->slot[j], key, n))
 			return 1;
-		j = (j + 1) & (ks->cap - 1);
-	}
 	copy = malloc(n ? n : 1);
 	if (!copy)
 		return -1;
 	memcpy(copy, key, n);
 	ks->slot[j] = copy;
 	ks->len[j] = n;
+	ks->hash[j] = h;
 	ks->nr++;
 	return 0;
 }
@@ -118,6 +137,7 @@ static void keyset_free(struct keyset *ks)
 		free(ks->slot[i]);
 	free(ks->slot);
 	free(ks->len);
+	free(ks->hash);
 	memset(ks, 0, sizeof(*ks));
 }
 
@@ -178,6 +198,14 @@ const char *pahole_select_missing(const struct pahole_select *ps)
 static bool is_composite(const struct type *t)
 {
 	return t->kind == TK_STRUCT || t->kind == TK_CLASS || t->kind == TK_UNION;
+}
+
+/* pahole lists only the types whose DIE is a child of the unit (its
+ * tag->top_level): not those nested in a struct, a function, a lexical
+ * block or a C++ namespace */
+static bool is_listed(const struct type *t)
+{
+	return is_composite(t) && t->name && t->scope == TS_UNIT && !t->declaration;
 }
 
 static void key_add_u64(struct strbuf *key, uint64_t v)
@@ -248,18 +276,20 @@ static uint64_t name_word(const struct pahole_select_opts *o, const char *s, boo
  * mapped file (or the BTF string section), which outlives every unit: an
  * address is never reused for another string. Returns false when the key
  * cannot be built that way. */
-static bool struct_ptr_key(const struct pahole_select_opts *o, struct strbuf *key,
-			   const struct type *t)
+static size_t ptr_key_room(const struct type *t)
 {
+	return (2 + 3 * (size_t)t->composite.nr_members) * sizeof(uint64_t);
+}
+
+/* T's pointer key into P (ptr_key_room(T) bytes): its length, or 0 when
+ * the key cannot be built that way. */
+static size_t ptr_key_fill(const struct pahole_select_opts *o, char *p, const struct type *t)
+{
+	char *start = p;
 	bool usable = true;
 	uint64_t w[3];
-	char *p;
 
-	strbuf_reset(key);
 	/* 8 bytes a word, written in place: this runs for every struct */
-	p = strbuf_room(key, (2 + 3 * (size_t)t->composite.nr_members) * sizeof(uint64_t));
-	if (!p)
-		return true;	/* key->oom: the caller reports it */
 	w[0] = name_word(o, t->name, &usable);
 	w[1] = t->size;
 	memcpy(p, w, 2 * sizeof(uint64_t));
@@ -275,47 +305,108 @@ static bool struct_ptr_key(const struct pahole_select_opts *o, struct strbuf *ke
 		memcpy(p, w, sizeof(w));
 		p += sizeof(w);
 	}
-	strbuf_advance(key, (size_t)(p - key->buf) - key->len);
-	return usable;
+	return usable ? (size_t)(p - start) : 0;
+}
+
+static bool struct_ptr_key(const struct pahole_select_opts *o, struct strbuf *key,
+			   const struct type *t)
+{
+	size_t n;
+	char *p;
+
+	strbuf_reset(key);
+	p = strbuf_room(key, ptr_key_room(t));
+	if (!p)
+		return true;	/* key->oom: the caller reports it */
+	n = ptr_key_fill(o, p, t);
+	strbuf_advance(key, n);
+	return n != 0;
+}
+
+int pahole_select_prepare(const void *ctx, struct cu_model *cu, struct d2b_error *err)
+{
+	const struct pahole_select *ps = ctx;	/* ps->o only: other threads */
+	struct prepared_keys *pk;
+	uint32_t nr = 0;
+
+	if (ps->names)
+		return 0;	/* -C: no listing */
+	for (uint32_t i = 0; i < cu->nr_types; i++)
+		nr += is_listed(cu->types[i]);
+	pk = arena_zalloc(&cu->arena, sizeof(*pk));
+	if (!pk || (nr && !(pk->keys = arena_alloc(&cu->arena, nr * sizeof(*pk->keys)))))
+		return d2b_error_oom(err);
+	for (uint32_t i = 0; i < cu->nr_types; i++) {
+		const struct type *t = cu->types[i];
+		struct prepared_key *k;
+		char *p;
+
+		if (!is_listed(t))
+			continue;
+		p = arena_alloc(&cu->arena, ptr_key_room(t));
+		if (!p)
+			return d2b_error_oom(err);
+		k = &pk->keys[pk->nr++];
+		k->type = i;
+		k->key = p;
+		k->len = (uint32_t)ptr_key_fill(&ps->o, p, t);
+		k->hash = k->len ? hash_bytes(p, k->len) : 0;
+	}
+	cu->prepared = pk;
+	return 0;
 }
 
 /* 1: a struct with T's identity was printed already; 0: T is new and is
  * now recorded as printed; -1: out of memory. */
 static int already_printed(struct pahole_select *ps, const struct type *t,
-			   struct strbuf *key)
+			   const struct prepared_key *pk, struct strbuf *key)
 {
-	if (struct_ptr_key(&ps->o, key, t)) {
+	const char *k = NULL;
+	size_t n = 0;
+	uint64_t h = 0;
+
+	if (pk) {
+		k = pk->key;
+		n = pk->len;
+		h = pk->hash;
+	} else if (struct_ptr_key(&ps->o, key, t)) {
 		if (key->oom)
 			return -1;
-		if (keyset_has(&ps->seen_ptrs, key->buf, key->len))
+		k = key->buf;
+		n = key->len;
+		h = hash_bytes(k, n);
+	}
+	if (n) {
+		if (keyset_has(&ps->seen_ptrs, k, n, h))
 			return 1;
-		if (keyset_add(&ps->seen_ptrs, key->buf, key->len) < 0)
+		if (keyset_add(&ps->seen_ptrs, k, n, h) < 0)
 			return -1;
 	}
 	struct_key(key, t);
 	if (key->oom)
 		return -1;
-	return keyset_add(&ps->printed, key->buf, key->len);
+	return keyset_add(&ps->printed, key->buf, key->len, hash_bytes(key->buf, key->len));
 }
 
 static int select_all(struct pahole_select *ps, struct cu_model *cu,
 		      struct layout_cache *lc, struct strbuf *out,
 		      struct d2b_error *err)
 {
+	const struct prepared_keys *prep = cu->prepared;
 	struct strbuf key = STRBUF_INIT;
+	uint32_t next = 0;	/* in prep */
 	int ret = 0;
 
 	for (uint32_t i = 0; i < cu->nr_types; i++) {
 		const struct type *t = cu->types[i];
+		const struct prepared_key *pk = NULL;
 		int r;
 
-		/* pahole lists only the types whose DIE is a child of the
-		 * unit (its tag->top_level): not those nested in a struct, a
-		 * function, a lexical block or a C++ namespace */
-		if (!is_composite(t) || !t->name || t->scope != TS_UNIT ||
-		    t->declaration)
+		if (!is_listed(t))
 			continue;
-		r = already_printed(ps, t, &key);
+		if (prep && next < prep->nr && prep->keys[next].type == i)
+			pk = &prep->keys[next++];
+		r = already_printed(ps, t, pk, &key);
 		if (r < 0) {
 			ret = d2b_error_oom(err);
 			break;

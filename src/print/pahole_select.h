@@ -50,6 +50,13 @@ void pahole_select_destroy(struct pahole_select *ps);	/* accepts NULL */
 int pahole_select_cu(struct pahole_select *ps, struct cu_model *cu,
 		     struct strbuf *out, struct d2b_error *err);
 
+/* cu_stream's prepare hook (cu_prepare_fn) for a listing without -C:
+ * CTX is the pahole_select, of which it reads only the options (other
+ * threads run pahole_select_cu() meanwhile). Builds CU's lookup keys on
+ * the decoding thread; CU's turn at pahole_select_cu() then only looks them
+ * up. Returns 0, or -1 with err set (out of memory). */
+int pahole_select_prepare(const void *ctx, struct cu_model *cu, struct d2b_error *err);
+
 /* True once every -C name has been printed: later units add nothing. */
 bool pahole_select_done(const struct pahole_select *ps);
 

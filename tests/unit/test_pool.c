@@ -620,15 +620,43 @@ struct cs_ctx {
 	size_t fail_at;			/* NONE or the delivery that fails */
 	atomic_int inside;		/* threads in cs_consume */
 	atomic_int overlaps;		/* a delivery met another one */
+	bool want_prepared;		/* every unit comes with cs_prepare's mark */
+	size_t bad_prepared;		/* deliveries without it (or with it, unwanted) */
 };
+
+/* The prepare hook's context: read-only, as every thread shares it. */
+struct cs_prep {
+	atomic_int *calls;
+	uint32_t fail_unit;		/* UINT32_MAX: none fails */
+};
+
+/* Marks CU with its own index, in its arena. */
+static int cs_prepare(const void *ctx, struct cu_model *cu, struct d2b_error *err)
+{
+	const struct cs_prep *p = ctx;
+	uint32_t *mark;
+
+	atomic_fetch_add(p->calls, 1);
+	if (cu->index == p->fail_unit)
+		return d2b_error_set(err, "test: prepare fails at CU %u", cu->index);
+	mark = arena_alloc(&cu->arena, sizeof(*mark));
+	if (!mark)
+		return d2b_error_oom(err);
+	*mark = cu->index + 1000;
+	cu->prepared = mark;
+	return 0;
+}
 
 static int cs_consume(void *ctx, struct cu_model *cu, struct d2b_error *err)
 {
 	struct cs_ctx *c = ctx;
+	const uint32_t *mark = cu->prepared;
 	int rc = 0;
 
 	if (atomic_fetch_add(&c->inside, 1))
 		atomic_fetch_add(&c->overlaps, 1);
+	if (c->want_prepared ? !mark || *mark != cu->index + 1000 : mark != NULL)
+		c->bad_prepared++;
 	if (c->nr_seen == c->fail_at) {
 		rc = d2b_error_set(err, "test: consumer stops at CU %u", cu->index);
 	} else {
@@ -741,6 +769,44 @@ static void check_cu_stream_file(const char *path, bool expect_type_units)
 		CHECK(rc == -1 && strstr(err.msg, "test: consumer stops at CU"),
 		      "cu_stream consumer error: rc %d '%s'", rc, err.msg);
 		CHECK(c.nr_seen == 1, "cu_stream consumer error: %zu delivered", c.nr_seen);
+		free(c.seen);
+	}
+
+	/* The prepare hook: with threads, once per unit, its mark on each
+	 * delivery (and nothing shared: TSan); with one thread, never (the
+	 * consumer does without). A failing hook stops the stream with its
+	 * error, and (ASan) the unit it failed on and the undelivered ones
+	 * are destroyed. */
+	for (unsigned threads = 1; threads <= 3; threads += 2) {
+		atomic_int calls = 0;
+		struct cs_prep prep = { .calls = &calls, .fail_unit = UINT32_MAX };
+		struct cs_ctx c = { .fail_at = NONE, .want_prepared = threads > 1 };
+		struct cu_stream_options o = { .threads = threads, .skip_type_units = true,
+					       .prepare = cs_prepare, .prepare_ctx = &prep };
+		int rc;
+
+		c.cap = df.nr_units;
+		c.seen = calloc(c.cap, sizeof(*c.seen));
+		d2b_error_clear(&err);
+		rc = cu_stream_run(&df, &o, cs_consume, &c, NULL, &err);
+		CHECK(rc == 0, "cu_stream prepare threads=%u: %s", threads, err.msg);
+		CHECK(c.nr_seen == nr_cu, "cu_stream prepare threads=%u: %zu delivered, want %zu",
+		      threads, c.nr_seen, nr_cu);
+		CHECK(c.bad_prepared == 0, "cu_stream prepare threads=%u: %zu deliveries %s the mark",
+		      threads, c.bad_prepared, threads > 1 ? "without" : "with");
+		CHECK((size_t)atomic_load(&calls) == (threads > 1 ? nr_cu : 0),
+		      "cu_stream prepare threads=%u: %d calls for %zu units", threads,
+		      atomic_load(&calls), nr_cu);
+		if (threads > 1 && nr_cu >= 2) {
+			/* the second compile unit's hook fails */
+			prep.fail_unit = c.seen[1];
+			c.nr_seen = 0;
+			d2b_error_clear(&err);
+			rc = cu_stream_run(&df, &o, cs_consume, &c, NULL, &err);
+			CHECK(rc == -1 && strstr(err.msg, "test: prepare fails at CU"),
+			      "cu_stream prepare error: rc %d '%s'", rc, err.msg);
+			CHECK(c.nr_seen <= 1, "cu_stream prepare error: %zu delivered", c.nr_seen);
+		}
 		free(c.seen);
 	}
 	dw_file_deinit(&df);
