@@ -3,7 +3,8 @@
 # BTF encoder: output bytes identical for -j1 .. -j8 and across runs, and
 # with the merge's pre-dedup off; -jN really starts N worker threads (--stats)
 # with --thread_bytes=0, and by default none for these small files (one
-# thread for each 2 MiB of .debug_info at most);
+# thread for each 2 MiB of .debug_info at most); --window=N keeps the bytes
+# and at most N fragments alive;
 # the units' repeats of earlier types are never encoded (placeholders, from
 # the model's keys), and the model's keys never join two types the records'
 # keys tell apart (--check_model_keys), type tags, decl tags and the arrays'
@@ -51,6 +52,15 @@ for f in $fx $fx2 $fx3; do
 			skipped=$(sed -n 's/.*, \([0-9]*\) of them never encoded.*/\1/p' "$tmp/stats")
 			[ "${skipped:-0}" -gt 0 ] || d2b_fail "$f: no repeat was left unencoded"
 		fi
+	done
+	# --window (a benchmark knob): the same bytes with one unit in flight
+	# and with more than there are units; at most N fragments alive
+	for w in 1 2 64; do
+		"$D2B" encode -j3 --thread_bytes=0 --window=$w --stats --btf_features=default \
+			--btf_encode_detached="$tmp/w$w" "$f" 2>"$tmp/stats" || d2b_fail "encode --window=$w $f"
+		cmp -s "$tmp/ref" "$tmp/w$w" || d2b_fail "$f: --window=$w differs from -j1"
+		alive=$(sed -n 's/.*fragments alive max \([0-9]*\).*/\1/p' "$tmp/stats")
+		[ "${alive:-99}" -le "$w" ] || d2b_fail "$f: --window=$w: $alive fragments alive"
 	done
 done
 echo "ok"

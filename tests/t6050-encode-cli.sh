@@ -44,6 +44,15 @@ for v in x -1 '' 12k; do
 	[ -e "$tmp/t" ] && d2b_fail "output written after --thread_bytes='$v'"
 done
 
+# --window too (a benchmark knob)
+for v in x -1 '' 4k; do
+	rc=0
+	"$D2B" encode -j2 --window="$v" --btf_encode_detached="$tmp/t" "$f" 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] || d2b_fail "--window='$v': exit $rc"
+	grep -q "bad --window '$v'" "$tmp/err" || d2b_fail "--window='$v': $(cat "$tmp/err")"
+	[ -e "$tmp/t" ] && d2b_fail "output written after --window='$v'"
+done
+
 # and as two words, as getopt takes pahole's options
 "$D2B_BUILD/pahole" -J -j2 --thread_bytes 0 --btf_encode_detached="$tmp/t2" "$f" ||
 	d2b_fail "--thread_bytes 0 (two words) rejected"

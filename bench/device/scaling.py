@@ -3,7 +3,8 @@
 """How BTF encoding scales with -j: ours against pahole, one table.
 
     bench/device/scaling.py [--runs N] [--jobs "1 2 4 8 16"] [--pahole P]
-                            [--print] [--out FILE] DWARF2BTF VMLINUX
+                            [--print] [--windows "0 8 16 32"] [--out FILE]
+                            DWARF2BTF VMLINUX
 
 Runs `DWARF2BTF encode --stats --btf_gen_floats -jN
 --btf_encode_detached=...` and, when --pahole is given, `P -J
@@ -17,6 +18,11 @@ With --print, also times printing every struct (`DWARF2BTF pahole -jN`,
 the issue's `pahole vmlinux > /dev/null`) and every function
 (`DWARF2BTF pfunct -jN`), RUNS times each, with pahole 1.24's `pahole`
 at the first and the last -j once each (it takes seconds and GBs).
+
+With --windows, also times ours at -j8 and at the last -j with each
+`--window=N` (units encoded and not merged yet; 0: the default, 4 a
+thread), RUNS times: a wider window lets a long unit stall the others
+less, a narrower one encodes fewer repeats that the merge then drops.
 
 Python's standard library only, so that it runs on a machine where nothing
 can be installed (the 16-core device: see bench/device/pack.sh and
@@ -68,6 +74,7 @@ def main():
     ap.add_argument("--libs", help="LD_LIBRARY_PATH for --pahole")
     ap.add_argument("--print", action="store_true",
                     help="also time printing every struct and every function")
+    ap.add_argument("--windows", help="--window values to time at -j8 and the last -j")
     ap.add_argument("--out", help="also write the tables here")
     a = ap.parse_args()
     jobs = [int(j) for j in a.jobs.split()]
@@ -128,6 +135,18 @@ def main():
                     (re.search(rx, r[3]) for r in res[("ours", j)]) if m]
             cells.append("%.3f" % statistics.median(vals) if vals else "-")
         lines.append("| %s | %s |" % (name, " | ".join(cells)))
+    # the types a worker encoded that the merge then dropped as repeats: the
+    # later units in flight cannot see the earlier ones' types (the window)
+    cells = []
+    for j in jobs:
+        vals = [int(m.group(1)) - int(m.group(2)) for m in
+                (re.search(r"\(([0-9]+) repeated types dropped, ([0-9]+) of them never encoded",
+                           r[3]) for r in res[("ours", j)]) if m]
+        cells.append("%d" % statistics.median(vals) if vals else "-")
+    lines.append("| types encoded, then dropped as repeats | %s |" % " | ".join(cells))
+    if a.windows:
+        lines.append("")
+        lines += window_table(a, jobs, first)
     if a.print:
         lines.append("")
         lines += print_table(a, jobs, penv)
@@ -136,6 +155,41 @@ def main():
     if a.out:
         with open(a.out, "w") as f:
             f.write(text + "\n")
+
+
+def dropped_after_encoding(text):
+    m = re.search(r"\(([0-9]+) repeated types dropped, ([0-9]+) of them never encoded", text)
+    return int(m.group(1)) - int(m.group(2)) if m else -1
+
+
+def window_table(a, jobs, ref):
+    """Ours at -j8 and the last -j with each --window; output checked
+    against REF."""
+    res = {}
+    tmp = tempfile.mkdtemp(prefix="scaling-window.")
+    js = sorted(set(j for j in (8, jobs[-1]) if j <= jobs[-1]))
+    for i in range(a.runs):
+        for j in js:
+            for w in [int(x) for x in a.windows.split()]:
+                out = "%s/w.btf" % tmp
+                res.setdefault((j, w), []).append(measure(
+                    [a.d2b, "encode", "--stats", "--btf_gen_floats", "-j%d" % j,
+                     "--window=%d" % w, "--btf_encode_detached=" + out, a.vmlinux]))
+                if not filecmp.cmp(ref, out, shallow=False):
+                    sys.exit("scaling: --window=%d -j%d differs" % (w, j))
+        print("window run %d done" % (i + 1), file=sys.stderr, flush=True)
+    lines = ["| -j | --window | ours wall s | CPU s | pool wall s | merge s"
+             " | types encoded, then dropped |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    for (j, w), rs in sorted(res.items()):
+        def stat(rx):
+            vals = [float(m.group(1)) for m in (re.search(rx, r[3]) for r in rs) if m]
+            return "%.3f" % statistics.median(vals) if vals else "-"
+        lines.append("| %d | %s | %.3f | %.2f | %s | %s | %d |" % (
+            j, w or "default", statistics.median(r[0] for r in rs),
+            statistics.median(r[1] for r in rs), stat(STATS[0][1]), stat(STATS[2][1]),
+            statistics.median(dropped_after_encoding(r[3]) for r in rs)))
+    return lines
 
 
 def print_table(a, jobs, penv):

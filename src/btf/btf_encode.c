@@ -1696,7 +1696,8 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 		d2b_error_oom(err);
 		goto fail;
 	}
-	rc = pool_run(nr, threads, 4 * (size_t)threads, &ops, &fe, &ps, err);
+	rc = pool_run(nr, threads, opts->window ? opts->window : 4 * (size_t)threads,
+		      &ops, &fe, &ps, err);
 	unit_bufs_free(&fe, threads);
 	/* no worker reads the key table now and every fragment is merged:
 	 * it goes, and the dedup reuses its memory */

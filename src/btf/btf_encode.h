@@ -61,6 +61,11 @@ struct btf_encode_options {
 	 * it saves on a small file (BTF_ENCODE_THREAD_BYTES). 0: as many
 	 * threads as asked. */
 	size_t thread_bytes;
+	/* At most this many units decoded and encoded but not merged yet; 0:
+	 * 4 a thread. A unit cannot skip the types of the units in flight
+	 * before it (the merge has not seen them), so a wider window encodes
+	 * more repeats: for benchmarks (docs/performance.md, sixteen cores). */
+	size_t window;
 	bool verbose;		/* log skipped functions and variables */
 	btf_log_fn log;		/* where verbose lines go (NULL: nowhere) */
 	void *log_ctx;

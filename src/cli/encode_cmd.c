@@ -28,7 +28,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: dwarf2btf encode [-j[N]] [--verbose] [--stats] [--no_prededup] [--libbpf_dedup]\n"
-		"                        [--check_model_keys] [--thread_bytes=N]\n"
+		"                        [--check_model_keys] [--thread_bytes=N] [--window=N]\n"
 		"                        [feature options] [--btf_base=FILE] (--btf_encode_detached=OUT | -J) FILE\n"
 		"feature options: --btf_features=LIST --btf_features_strict=LIST\n"
 		"                 --supported_btf_features --btf_gen_floats --btf_gen_optimized\n"
@@ -41,7 +41,9 @@ static void usage(FILE *f)
 		"--check_model_keys: encode every repeat too and check that the keys taken\n"
 		"              from the model never join what the records' keys part (tests)\n"
 		"--thread_bytes=N: at most one thread for each N bytes of .debug_info\n"
-		"              (default %u; 0: every thread -j asks for)\n", BTF_ENCODE_THREAD_BYTES);
+		"              (default %u; 0: every thread -j asks for)\n"
+		"--window=N: at most N units encoded and not merged yet (default 0: 4 a\n"
+		"              thread; for benchmarks)\n", BTF_ENCODE_THREAD_BYTES);
 }
 
 static void print_line(void *ctx, const char *line)
@@ -111,6 +113,15 @@ static int parse_args(int argc, char **argv, struct encode_args *a, struct d2b_e
 
 			if (cli_parse_thread_bytes(v, &a->opts.thread_bytes)) {
 				d2b_error_set(err, "bad --thread_bytes '%s'", v);
+				return 2;
+			}
+			continue;
+		}
+		if (!strncmp(arg, "--window", 8) && (!arg[8] || arg[8] == '=')) {
+			const char *v = arg[8] ? arg + 9 : i + 1 < argc ? argv[++i] : "";
+
+			if (cli_parse_thread_bytes(v, &a->opts.window)) {
+				d2b_error_set(err, "bad --window '%s'", v);
 				return 2;
 			}
 			continue;
