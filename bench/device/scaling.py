@@ -40,7 +40,7 @@ import time
 
 
 def measure(cmd, env=None, stdout=subprocess.DEVNULL):
-    """One run: (wall s, CPU s, peak RSS KiB, stderr text)."""
+    """One run: (wall s, CPU s, peak RSS KiB, stderr text, system CPU s)."""
     with tempfile.TemporaryFile() as err:
         t0 = time.monotonic()
         p = subprocess.Popen(cmd, stdout=stdout, stderr=err, env=env)
@@ -50,7 +50,21 @@ def measure(cmd, env=None, stdout=subprocess.DEVNULL):
         text = err.read().decode(errors="replace")
     if status != 0:
         sys.exit("scaling: %s failed:\n%s" % (" ".join(cmd), text))
-    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, text
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, text, ru.ru_stime
+
+
+def concurrent_cpu(cmd, n):
+    """N copies of CMD at once: the median CPU s of one (how much a core's
+    own work slows when N cores stream memory at once)."""
+    procs = [subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             for _ in range(n)]
+    cpu = []
+    for p in procs:
+        _, status, ru = os.wait4(p.pid, 0)
+        if status != 0:
+            sys.exit("scaling: %s failed" % " ".join(cmd))
+        cpu.append(ru.ru_utime + ru.ru_stime)
+    return statistics.median(cpu)
 
 
 STATS = [
@@ -110,21 +124,31 @@ def main():
         time.strftime("%Y-%m-%d %H:%M", time.gmtime()), os.cpu_count(), " ".join(load),
         os.path.basename(a.vmlinux), a.runs))
     lines.append("")
-    lines.append("| -j | pahole wall s | ours wall s | ours / pahole | ours CPU s | ours RSS MiB"
-                 " | pahole RSS MiB | ours speed-up over -j1 | pahole speed-up over -j1 |")
-    lines.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    lines.append("| -j | pahole wall s | ours wall s | ours / pahole | ours CPU s | of which system"
+                 " | ours RSS MiB | pahole RSS MiB | ours speed-up over -j1"
+                 " | pahole speed-up over -j1 |")
+    lines.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     o1 = med("ours", jobs[0], 0)
     p1 = med("pahole", jobs[0], 0) if a.pahole else None
     for j in jobs:
         ow = med("ours", j, 0)
         pw = med("pahole", j, 0) if a.pahole else None
-        lines.append("| %d | %s | %.2f | %s | %.2f | %d | %s | %.2f | %s |" % (
+        lines.append("| %d | %s | %.2f | %s | %.2f | %.2f | %d | %s | %.2f | %s |" % (
             j, "%.2f" % pw if pw else "-", ow, "%.3f" % (ow / pw) if pw else "-",
-            med("ours", j, 1), med("ours", j, 2) // 1024,
+            med("ours", j, 1), med("ours", j, 4), med("ours", j, 2) // 1024,
             "%d" % (med("pahole", j, 2) // 1024) if pw else "-", o1 / ow,
             "%.2f" % (p1 / pw) if pw else "-"))
-    lines.append("| floor (walk, one core) | | %.2f | | %.2f | %d | | | |" % (
-        med("floor", 1, 0), med("floor", 1, 1), med("floor", 1, 2) // 1024))
+    lines.append("| floor (walk, one core) | | %.2f | | %.2f | %.2f | %d | | | |" % (
+        med("floor", 1, 0), med("floor", 1, 1), med("floor", 1, 4), med("floor", 1, 2) // 1024))
+    # the floor's CPU when as many walks as the last -j run at once
+    n = jobs[-1]
+    lines.append("")
+    lines.append("| %d walks at once: CPU s of one (median of %d rounds) | one walk alone |" % (
+        n, a.runs))
+    lines.append("| --- | --- |")
+    lines.append("| %.3f | %.3f |" % (
+        statistics.median(concurrent_cpu([a.d2b, "walk", a.vmlinux], n) for _ in range(a.runs)),
+        med("floor", 1, 1)))
     lines.append("")
     lines.append("| phase (--stats, s) | " + " | ".join("-j%d" % j for j in jobs) + " |")
     lines.append("| --- | " + " | ".join("---" for _ in jobs) + " |")
