@@ -10,9 +10,11 @@
 #                    .debug_frame, .debug_aranges): 253 MB, 58 MB as xz, so
 #                    that it fits the 64 MiB a device call may carry. Our BTF
 #                    of it is byte-identical to that of the whole vmlinux.
-# Then, in one device call (carry [".devbench"], timeout ~550 s):
+# Then, in one device call (carry [".devbench"], timeout ~480 s; the
+# seventeenth session's run, without --windows, took 267 s of a 297 s lease):
 #   cd .devbench && python3 -c "import lzma, shutil; shutil.copyfileobj(lzma.open('vmlinux.min.xz'), open('vmlinux.min', 'wb'))" &&
-#   python3 ../bench/device/scaling.py --runs 3 --jobs "1 2 4 8 12 16" --pahole ./pahole --libs ./lib --out $OUT/scaling.md ./dwarf2btf vmlinux.min
+#   { grep -m1 'model name' /proc/cpuinfo; nproc; uname -r; } | tee $OUT/machine.txt;
+#   PYTHONUNBUFFERED=1 python3 ../bench/device/scaling.py --runs 5 --jobs "1 2 3 4 6 8 12 16" --pahole ./pahole --libs ./lib --print --windows "0 16 32" --out $OUT/scaling.md ./dwarf2btf vmlinux.min 2>&1 | tee $OUT/log
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
