@@ -95,6 +95,16 @@ static int keyset_grow(struct keyset *ks)
 	return 0;
 }
 
+#define SET_PREFETCH 4	/* structs ahead whose set slots are hinted */
+
+static inline void keyset_prefetch(const struct keyset *ks, uint64_t h)
+{
+	if (ks->cap) {
+		__builtin_prefetch(&ks->hash[h & (ks->cap - 1)]);
+		__builtin_prefetch(&ks->slot[h & (ks->cap - 1)]);
+	}
+}
+
 /* KEY (N bytes, hash_bytes() H) is in KS */
 static bool keyset_has(const struct keyset *ks, const char *key, size_t n, uint64_t h)
 {
@@ -394,18 +404,20 @@ static int select_all(struct pahole_select *ps, struct cu_model *cu,
 {
 	const struct prepared_keys *prep = cu->prepared;
 	struct strbuf key = STRBUF_INIT;
-	uint32_t next = 0;	/* in prep */
+	/* prepared: the listed structs only, not every type of the unit */
+	uint32_t n = prep ? prep->nr : cu->nr_types;
 	int ret = 0;
 
-	for (uint32_t i = 0; i < cu->nr_types; i++) {
-		const struct type *t = cu->types[i];
-		const struct prepared_key *pk = NULL;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct prepared_key *pk = prep ? &prep->keys[i] : NULL;
+		const struct type *t = cu->types[pk ? pk->type : i];
 		int r;
 
-		if (!is_listed(t))
+		if (!pk && !is_listed(t))
 			continue;
-		if (prep && next < prep->nr && prep->keys[next].type == i)
-			pk = &prep->keys[next++];
+		/* the set's probes miss the cache: hint a few structs ahead */
+		if (pk && i + SET_PREFETCH < n)
+			keyset_prefetch(&ps->seen_ptrs, prep->keys[i + SET_PREFETCH].hash);
 		r = already_printed(ps, t, pk, &key);
 		if (r < 0) {
 			ret = d2b_error_oom(err);
