@@ -35,22 +35,15 @@ fi
 grep -q "not with --no_prededup" "$tmp/err" || d2b_fail "check_model_keys message: $(cat "$tmp/err")"
 [ -e "$tmp/k" ] && d2b_fail "output written after an error"
 
-# --thread_bytes takes a count of bytes, nothing else
-for v in x -1 '' 12k; do
-	rc=0
-	"$D2B" encode -j2 --thread_bytes="$v" --btf_encode_detached="$tmp/t" "$f" 2>"$tmp/err" || rc=$?
-	[ "$rc" = 2 ] || d2b_fail "--thread_bytes='$v': exit $rc"
-	grep -q "bad --thread_bytes '$v'" "$tmp/err" || d2b_fail "--thread_bytes='$v': $(cat "$tmp/err")"
-	[ -e "$tmp/t" ] && d2b_fail "output written after --thread_bytes='$v'"
-done
-
-# --window too (a benchmark knob)
-for v in x -1 '' 4k; do
-	rc=0
-	"$D2B" encode -j2 --window="$v" --btf_encode_detached="$tmp/t" "$f" 2>"$tmp/err" || rc=$?
-	[ "$rc" = 2 ] || d2b_fail "--window='$v': exit $rc"
-	grep -q "bad --window '$v'" "$tmp/err" || d2b_fail "--window='$v': $(cat "$tmp/err")"
-	[ -e "$tmp/t" ] && d2b_fail "output written after --window='$v'"
+# --thread_bytes and --window (a benchmark knob) take a count, nothing else
+for opt in --thread_bytes --window; do
+	for v in x -1 '' 12k; do
+		rc=0
+		"$D2B" encode -j2 "$opt=$v" --btf_encode_detached="$tmp/t" "$f" 2>"$tmp/err" || rc=$?
+		[ "$rc" = 2 ] || d2b_fail "$opt='$v': exit $rc"
+		grep -q "bad $opt '$v'" "$tmp/err" || d2b_fail "$opt='$v': $(cat "$tmp/err")"
+		[ -e "$tmp/t" ] && d2b_fail "output written after $opt='$v'"
+	done
 done
 
 # and as two words, as getopt takes pahole's options

@@ -65,9 +65,28 @@ struct encode_args {
 	bool in_elf, stats;
 };
 
+/* ARGV[*I] is option NAME with a byte count (NAME=N, or NAME N as getopt
+ * takes it: *I then moves on): 1 with *OUT set; 0 when it is another
+ * option; -1 with err set when N is not a count. */
+static int count_option(int argc, char **argv, int *i, const char *name, size_t *out,
+			struct d2b_error *err)
+{
+	const char *arg = argv[*i], *v;
+	size_t n = strlen(name);
+
+	if (strncmp(arg, name, n) || (arg[n] && arg[n] != '='))
+		return 0;
+	v = arg[n] ? arg + n + 1 : *i + 1 < argc ? argv[++*i] : "";
+	if (cli_parse_thread_bytes(v, out))
+		return d2b_error_set(err, "bad %s '%s'", name, v);
+	return 1;
+}
+
 /* Returns 0 to go on, 1/2 as an exit status (after --help etc.: -1 for 0). */
 static int parse_args(int argc, char **argv, struct encode_args *a, struct d2b_error *err)
 {
+	int rc;
+
 	btf_features_init(&a->opts.features);
 	a->opts.threads = 1;
 	a->opts.thread_bytes = BTF_ENCODE_THREAD_BYTES;
@@ -107,23 +126,10 @@ static int parse_args(int argc, char **argv, struct encode_args *a, struct d2b_e
 			a->opts.no_prededup = true;
 			continue;
 		}
-		if (!strncmp(arg, "--thread_bytes", 14) && (!arg[14] || arg[14] == '=')) {
-			/* --thread_bytes=N or --thread_bytes N, as getopt takes it */
-			const char *v = arg[14] ? arg + 15 : i + 1 < argc ? argv[++i] : "";
-
-			if (cli_parse_thread_bytes(v, &a->opts.thread_bytes)) {
-				d2b_error_set(err, "bad --thread_bytes '%s'", v);
+		if ((rc = count_option(argc, argv, &i, "--thread_bytes", &a->opts.thread_bytes, err)) ||
+		    (rc = count_option(argc, argv, &i, "--window", &a->opts.window, err))) {
+			if (rc < 0)
 				return 2;
-			}
-			continue;
-		}
-		if (!strncmp(arg, "--window", 8) && (!arg[8] || arg[8] == '=')) {
-			const char *v = arg[8] ? arg + 9 : i + 1 < argc ? argv[++i] : "";
-
-			if (cli_parse_thread_bytes(v, &a->opts.window)) {
-				d2b_error_set(err, "bad --window '%s'", v);
-				return 2;
-			}
 			continue;
 		}
 		if (!strcmp(arg, "--check_model_keys")) {
@@ -143,7 +149,6 @@ static int parse_args(int argc, char **argv, struct encode_args *a, struct d2b_e
 			const char *eq = strchr(arg, '=');
 			size_t len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
 			const char *val = eq ? eq + 1 : NULL;
-			int rc;
 
 			if (len >= sizeof(name)) {
 				d2b_error_set(err, "unknown option '%s'", arg);
