@@ -163,9 +163,7 @@ def main():
     # later units in flight cannot see the earlier ones' types (the window)
     cells = []
     for j in jobs:
-        vals = [int(m.group(1)) - int(m.group(2)) for m in
-                (re.search(r"\(([0-9]+) repeated types dropped, ([0-9]+) of them never encoded",
-                           r[3]) for r in res[("ours", j)]) if m]
+        vals = [v for v in (dropped_after_encoding(r[3]) for r in res[("ours", j)]) if v >= 0]
         cells.append("%d" % statistics.median(vals) if vals else "-")
     lines.append("| types encoded, then dropped as repeats | %s |" % " | ".join(cells))
     if a.windows:
@@ -182,6 +180,7 @@ def main():
 
 
 def dropped_after_encoding(text):
+    """The types encoded, then dropped as repeats (--stats), or -1."""
     m = re.search(r"\(([0-9]+) repeated types dropped, ([0-9]+) of them never encoded", text)
     return int(m.group(1)) - int(m.group(2)) if m else -1
 

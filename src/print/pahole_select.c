@@ -105,17 +105,22 @@ static inline void keyset_prefetch(const struct keyset *ks, uint64_t h)
 	}
 }
 
-/* KEY (N bytes, hash_bytes() H) is in KS */
-static bool keyset_has(const struct keyset *ks, const char *key, size_t n, uint64_t h)
+/* The slot of KEY (N bytes, hash_bytes() H) in KS (cap > 0), or the empty
+ * one where it would go */
+static size_t keyset_slot(const struct keyset *ks, const char *key, size_t n, uint64_t h)
 {
 	size_t j;
 
-	if (!ks->cap)
-		return false;
 	for (j = h & (ks->cap - 1); ks->slot[j]; j = (j + 1) & (ks->cap - 1))
 		if (ks->hash[j] == h && ks->len[j] == n && !memcmp(ks->slot[j], key, n))
-			return true;
-	return false;
+			break;
+	return j;
+}
+
+/* KEY (N bytes, hash_bytes() H) is in KS */
+static bool keyset_has(const struct keyset *ks, const char *key, size_t n, uint64_t h)
+{
+	return ks->cap && ks->slot[keyset_slot(ks, key, n, h)];
 }
 
 /* Adds KEY (N bytes, hash_bytes() H); returns 1 if it was there already, 0
@@ -127,9 +132,9 @@ static int keyset_add(struct keyset *ks, const char *key, size_t n, uint64_t h)
 
 	if ((ks->nr + 1) * 2 > ks->cap && keyset_grow(ks))
 		return -1;
-	for (j = h & (ks->cap - 1); ks->slot[j]; j = (j + 1) & (ks->cap - 1))
-		if (ks->hash[j] == h && ks->len[j] == n && !memcmp(ks->slot[j], key, n))
-			return 1;
+	j = keyset_slot(ks, key, n, h);
+	if (ks->slot[j])
+		return 1;
 	copy = malloc(n ? n : 1);
 	if (!copy)
 		return -1;
