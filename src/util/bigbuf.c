@@ -77,6 +77,21 @@ void *bigbuf_zalloc(size_t n)
 	return map_aligned(map_len(n));
 }
 
+int bigbuf_populate(void *p, size_t cap, size_t from, size_t to)
+{
+	size_t len = cap < BIGBUF_MIN ? 0 : map_len(cap);
+
+	from = (from + HUGE - 1) & ~(HUGE - 1);
+	to = (to < len ? to : len) & ~(HUGE - 1);
+	if (!p || from >= to)
+		return 0;
+#ifdef MADV_POPULATE_WRITE
+	return madvise((char *)p + from, to - from, MADV_POPULATE_WRITE) ? -1 : 0;
+#else
+	return -1;
+#endif
+}
+
 void bigbuf_free(void *p, size_t n)
 {
 	if (!p)

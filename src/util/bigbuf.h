@@ -42,6 +42,18 @@ static inline void *bigbuf_calloc(size_t n, size_t size)
 	return size && n > (size_t)-1 / size ? NULL : bigbuf_zalloc(n * size);
 }
 
+/*
+ * Fault in bytes FROM .. TO of P, a buffer of CAP bytes, as a write would,
+ * without writing: their contents stay what they are, so another thread
+ * may be filling the buffer meanwhile (below FROM or anywhere: the kernel
+ * serialises the faults). The range is cut to whole huge pages inside the
+ * buffer. Only for a buffer of BIGBUF_MIN bytes or more (a mapping of its
+ * own); P must not move or be freed meanwhile. Returns 0 (also when the
+ * range holds no whole page), or -1 when the kernel cannot (before Linux
+ * 5.14: no MADV_POPULATE_WRITE).
+ */
+int bigbuf_populate(void *p, size_t cap, size_t from, size_t to);
+
 /* Free P, a buffer of N bytes (NULL: nothing). */
 void bigbuf_free(void *p, size_t n);
 

@@ -4,13 +4,17 @@
  * resize (small to small, small to big, big to bigger in place or moved,
  * big to small, shrinking); a big one starts at a 2 MiB boundary and is
  * marked for huge pages (its mapping in /proc/self/smaps says "hg"); a
- * zeroed one is zeroed on both sides of BIGBUF_MIN.
+ * zeroed one is zeroed on both sides of BIGBUF_MIN; bigbuf_populate()
+ * faults in whole huge pages of the range asked, and only those, keeping
+ * the bytes, also while another thread writes them.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -159,8 +163,83 @@ static void test_overflow(void)
 	bigbuf_free(p, 3 * MIB);
 }
 
+/* How many of the pages of P .. P + N are resident (mincore), or -1. */
+static long resident(const unsigned char *p, size_t n)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), nr = n / page;
+	unsigned char *v = malloc(nr);
+	long r = 0;
+
+	if (!v || mincore((void *)p, n, v)) {
+		free(v);
+		return -1;
+	}
+	for (size_t i = 0; i < nr; i++)
+		r += v[i] & 1;
+	free(v);
+	return r;
+}
+
+struct writer {
+	unsigned char *p;
+	size_t n;
+};
+
+static void *write_all(void *arg)
+{
+	struct writer *w = arg;
+
+	fill(w->p, w->n, 3);
+	return NULL;
+}
+
+static void test_populate(void)
+{
+	size_t n = 8 * MIB, page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char *p = bigbuf_zalloc(n), small[64];
+	pthread_t t;
+	struct writer w;
+	int rc;
+
+	CHECK(p != NULL, "8 MiB");
+	if (!p)
+		return;
+	fill(p, 3 * MIB, 5);
+	rc = bigbuf_populate(p, n, 1 * MIB, 7 * MIB);
+	if (rc) {	/* a kernel before 5.14: nothing to check but the bytes */
+		printf("# no MADV_POPULATE_WRITE here: only the bytes checked\n");
+	} else {
+		/* whole huge pages inside 1 .. 7 MiB: 2 .. 6 MiB */
+		CHECK(resident(p + 4 * MIB, 2 * MIB) == (long)(2 * MIB / page),
+		      "4 .. 6 MiB resident: %ld pages", resident(p + 4 * MIB, 2 * MIB));
+		CHECK(resident(p + 6 * MIB, 2 * MIB) == 0, "6 .. 8 MiB not resident: %ld",
+		      resident(p + 6 * MIB, 2 * MIB));
+		CHECK(bigbuf_populate(p, n, 7 * MIB, 8 * MIB + 4096) == 0 &&
+		      resident(p + 6 * MIB, 2 * MIB) == 0, "no whole page in 7 .. 8 MiB");
+		CHECK(bigbuf_populate(small, sizeof(small), 0, sizeof(small)) == 0,
+		      "a small buffer: nothing");
+	}
+	CHECK(first_diff(p, 3 * MIB, 5) == 3 * MIB, "the bytes written stay");
+	for (size_t i = 3 * MIB; i < n; i += 4093)
+		if (p[i]) {
+			CHECK(0, "byte %zu of the populated part is %u", i, p[i]);
+			break;
+		}
+	/* while another thread writes all of it */
+	w.p = p;
+	w.n = n;
+	CHECK(!pthread_create(&t, NULL, write_all, &w), "a writer");
+	for (size_t at = 0; at < n; at += 2 * MIB)
+		bigbuf_populate(p, n, at, n);
+	pthread_join(t, NULL);
+	CHECK(first_diff(p, n, 3) == n, "the writer's bytes stay: first difference at %zu",
+	      first_diff(p, n, 3));
+	bigbuf_free(p, n);
+}
+
 int main(void)
 {
+	test_populate();
 	test_sizes();
 	test_overflow();
 	test_zalloc();
