@@ -108,6 +108,7 @@ struct btf_encode_stats {
 	struct btf_dedup_stats dedup;	/* its phases */
 	size_t types_dropped;	/* exact repeats dropped in the merge */
 	size_t types_skipped;	/* ... of which never encoded (placeholders) */
+	size_t strs, strs_resolved;	/* fragments' strings; those the workers resolved */
 	size_t check_record_repeats;	/* check_model_keys: repeats by record keys */
 	bool check_failed;	/* check_model_keys: a model key met two record keys */
 	/* peak RSS so far (KiB) after the parallel phase, the merge into
@@ -165,6 +166,7 @@ struct btf_fragment {
 	struct btf_var_sec *vars;
 	size_t nr_vars;
 	double cpu_s;			/* time spent producing it */
+	size_t strs_resolved;		/* its strings the worker resolved */
 	uint64_t loc_hi;		/* its model's (model.h) */
 	uint64_t nr_skipped;		/* placeholders (btf_model_keys.h) */
 	bool excluded;			/* CU left out (--lang_exclude) */

@@ -123,6 +123,7 @@ void btf_raw_deinit(struct btf_raw *r)
 	free(r->final_ids);
 	free(r->type_off);
 	free(r->type_fix);
+	free(r->final_strs);
 	btf_strtab_deinit(&r->strs);
 	memset(r, 0, sizeof(*r));
 }
@@ -805,12 +806,157 @@ void btf_merge_deinit(struct btf_merge *m)
 	free(m->map);
 	free(m->tmap);
 	btf_merge_drop_keys(m);
+	btf_merge_drop_strs(m);
 	bigbuf_free(m->tidx, m->cap_tidx * sizeof(*m->tidx));
 	btf_dedup_incr_free(m->dedup_incr);
 	btf_strtab_deinit(&m->strs);
 	free(m->base_str_buf);
 	btf_str_index_free(&m->base_strs);
 	memset(m, 0, sizeof(*m));
+}
+
+/* ---- strings beside the turn (btf_merge_publish_strs) ---- */
+
+/*
+ * The published strings: an insert-only open-addressing table of fixed
+ * size, written by the merge and read by workers at the same time, and the
+ * strings' bytes, copied once into a buffer that never moves (reserved at
+ * its full size: pages are touched only as it fills). A slot is written
+ * whole, then made visible by its `at` (release); a reader that sees `at`
+ * (acquire) sees the rest and the bytes. A slot is never written again,
+ * nor the bytes, so a string the reader finds, compared byte for byte, has
+ * that offset for good. The table stops taking strings at a load of 0.7,
+ * or when the bytes are full: the merge interns the rest as before.
+ */
+struct str_view_slot {
+	uint32_t hash;		/* the low half of the string's hash */
+	uint32_t len;
+	uint32_t off;		/* its final offset */
+	uint32_t at;		/* where its bytes are, + 1; 0: empty */
+};
+
+struct btf_merge_str_view {
+	struct str_view_slot *slots;
+	size_t cap, nr, limit;	/* slots: any number (btf_merge_key_home()) */
+	char *bytes;		/* reserved at once: it never moves */
+	size_t bytes_len, bytes_cap;
+};
+
+#define SVIEW_SLOTS_MAX ((size_t)1 << 26)
+#define SVIEW_PREFETCH 16	/* strings ahead whose slots are hinted */
+
+int btf_merge_publish_strs(struct btf_merge *m, size_t nr_strs)
+{
+	struct btf_merge_str_view *v;
+	size_t cap;
+
+	if (m->base || m->sview)
+		return 0;
+	if (nr_strs > SVIEW_SLOTS_MAX / 2)
+		nr_strs = SVIEW_SLOTS_MAX / 2;
+	cap = nr_strs / 7 * 10 + 1024;	/* a load of 0.7 */
+	v = calloc(1, sizeof(*v));
+	if (!v)
+		return -1;
+	v->cap = cap;
+	v->limit = cap / 10 * 7;
+	/* ~26 bytes a string in the kernel's: room for 40, and at most 4 GiB
+	 * (`at` is 32 bits) */
+	v->bytes_cap = cap * 40 < UINT32_MAX ? cap * 40 : UINT32_MAX - 1;
+	v->slots = bigbuf_calloc(cap, sizeof(*v->slots));
+	v->bytes = bigbuf_zalloc(v->bytes_cap);
+	if (!v->slots || !v->bytes) {
+		bigbuf_free(v->slots, cap * sizeof(*v->slots));
+		bigbuf_free(v->bytes, v->bytes_cap);
+		free(v);
+		return -1;
+	}
+	m->sview = v;
+	return 0;
+}
+
+void btf_merge_drop_strs(struct btf_merge *m)
+{
+	struct btf_merge_str_view *v = m->sview;
+
+	if (!v)
+		return;
+	bigbuf_free(v->slots, v->cap * sizeof(*v->slots));
+	bigbuf_free(v->bytes, v->bytes_cap);
+	free(v);
+	m->sview = NULL;
+}
+
+/* The merge has interned S (LEN bytes, hash HASH) at OFF: published,
+ * unless the table or its bytes are full. */
+static void sview_put(struct btf_merge_str_view *v, const char *s, uint32_t len, uint64_t hash,
+		      uint32_t off)
+{
+	struct str_view_slot *e;
+	size_t j;
+
+	if (v->nr >= v->limit || len >= v->bytes_cap - v->bytes_len)
+		return;
+	memcpy(v->bytes + v->bytes_len, s, len);
+	/* (only this thread writes `at`: a plain read here) */
+	for (j = btf_merge_key_home(hash, v->cap); v->slots[j].at; j = j + 1 == v->cap ? 0 : j + 1)
+		;
+	e = &v->slots[j];
+	e->hash = (uint32_t)hash;
+	e->len = len;
+	e->off = off;
+	__atomic_store_n(&e->at, (uint32_t)v->bytes_len + 1, __ATOMIC_RELEASE);
+	v->bytes_len += len;
+	v->nr++;
+}
+
+/* S's final offset if published, else BTF_RAW_STR_UNKNOWN. */
+static uint32_t sview_find(const struct btf_merge_str_view *v, const char *s, uint32_t len,
+			   uint64_t hash)
+{
+	for (size_t j = btf_merge_key_home(hash, v->cap);; j = j + 1 == v->cap ? 0 : j + 1) {
+		const struct str_view_slot *e = &v->slots[j];
+		uint32_t at = __atomic_load_n(&e->at, __ATOMIC_ACQUIRE);
+
+		if (!at)
+			return BTF_RAW_STR_UNKNOWN;
+		if (e->hash == (uint32_t)hash && e->len == len && !memcmp(v->bytes + at - 1, s, len))
+			return e->off;
+	}
+}
+
+long btf_merge_resolve_strs(const struct btf_merge *m, struct btf_raw *r)
+{
+	const struct btf_merge_str_view *v = m->sview;
+	uint32_t *f;
+	long found = 0;
+
+	if (!v || !r->strs.nr)
+		return 0;
+	f = malloc(r->strs.nr * sizeof(*f));
+	if (!f)
+		return -1;
+	for (size_t i = 0; i < r->strs.nr; i++) {
+		const struct btf_strtab_ent *e = &r->strs.ents[i];
+
+		/* the probes miss the cache: hint ahead, the slot, then (once
+		 * it is likely in) the bytes it points to */
+		if (i + SVIEW_PREFETCH < r->strs.nr)
+			__builtin_prefetch(&v->slots[btf_merge_key_home(e[SVIEW_PREFETCH].hash, v->cap)]);
+		if (i + SVIEW_PREFETCH / 2 < r->strs.nr) {
+			const struct str_view_slot *h =
+				&v->slots[btf_merge_key_home(e[SVIEW_PREFETCH / 2].hash, v->cap)];
+			uint32_t at = __atomic_load_n(&h->at, __ATOMIC_RELAXED);
+
+			if (at)
+				__builtin_prefetch(v->bytes + at - 1);
+		}
+		f[i] = sview_find(v, btf_strtab_str(&r->strs, e->off), e->len, e->hash);
+		found += f[i] != BTF_RAW_STR_UNKNOWN;
+	}
+	free(r->final_strs);
+	r->final_strs = f;
+	return found;
 }
 
 /* The final offset of string S (entry E of a fragment). A base's string
@@ -839,12 +985,16 @@ static long intern(struct btf_merge *m, const char *s, const struct btf_strtab_e
 	g = btf_strtab_add(&m->strs, s, e->len, e->hash, NULL);
 	if (g < 0)
 		return d2b_error_oom(err);
+	if (m->sview)
+		sview_put(m->sview, s, e->len, e->hash, m->strs.ents[g].off);
 	return m->strs.ents[g].off;
 }
 
 static int flush(struct btf_merge *m, struct d2b_error *err);
 
+
 #define MAP_UNSET UINT32_MAX	/* in m->map: not interned yet */
+_Static_assert(MAP_UNSET == BTF_RAW_STR_UNKNOWN, "a fragment's final_strs is copied into map");
 #define KSLOTS_MIN ((size_t)1 << 12)	/* the key table's first size (a small module's all) */
 #define KSLOTS_MAX ((size_t)1 << 24)	/* btf_merge_expect_types() sizes for at most half */
 #define KSLOTS_LIMIT ((uint64_t)1 << 32)	/* btf_merge_key_home()'s range */
@@ -1185,7 +1335,13 @@ int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error
 	    grow_u32(&m->tmap, &m->cap_tmap, (size_t)r->nr_types + 1))
 		return d2b_error_oom(err);
 	m->map[0] = 0;
-	memset(m->map + 1, 0xff, r->strs.nr * sizeof(*m->map));
+	/* the strings a worker resolved (its offsets are those intern()
+	 * would give), the rest unset (MAP_UNSET == BTF_RAW_STR_UNKNOWN) */
+	if (r->final_strs) {
+		memcpy(m->map + 1, r->final_strs, r->strs.nr * sizeof(*m->map));
+	} else {
+		memset(m->map + 1, 0xff, r->strs.nr * sizeof(*m->map));
+	}
 	m->tmap[0] = 0;
 
 	if ((uint64_t)m->nr_types + r->nr_types > MAX_TYPE_ID - m->start_id)

@@ -71,7 +71,13 @@ struct btf_raw {
 	size_t cap_types;
 	uint32_t head_fix;	/* nr_fix when the record being written began */
 	bool indexed;
+	/* NULL, or by local ref - 1: the final offset of each string that
+	 * the merge had already (btf_merge_resolve_strs), BTF_RAW_STR_UNKNOWN
+	 * for the others */
+	uint32_t *final_strs;
 };
+
+#define BTF_RAW_STR_UNKNOWN UINT32_MAX
 
 int btf_raw_init(struct btf_raw *r);	/* 0, or -1 when out of memory */
 /* Room for TYPES types of WORDS record words, FIXES fix-ups, STRS string
@@ -214,6 +220,9 @@ struct btf_merge {
 	struct btf_dedup_incr *dedup_incr;
 	uint32_t follow_batch;	/* types a turn waits for (tests lower it) */
 	uint32_t follow_turns;	/* turns taken (under the follower's lock) */
+	/* NULL, or the strings interned so far as the workers see them
+	 * (btf_merge_publish_strs()) */
+	struct btf_merge_str_view *sview;
 };
 
 /* Start an empty merge (split on BASE when not NULL). Returns 0 or -1.
@@ -300,6 +309,29 @@ void btf_merge_release_old_tables(struct btf_merge *m);
  * reuses the memory, 19 MiB for a vmlinux). btf_merge_add() of a fragment
  * with keys fails afterwards. */
 void btf_merge_drop_keys(struct btf_merge *m);
+
+/*
+ * Strings beside the turn. With no base, before the first btf_merge_add():
+ * the merge publishes each string it interns (about NR_STRS of them; once
+ * the table is full it publishes no more) so that workers can resolve a
+ * fragment's strings against those while other fragments are merged:
+ * btf_merge_resolve_strs(), then btf_merge_add() takes their offsets
+ * instead of probing its own table (the offsets are those it would find:
+ * a string is interned once, and its offset never changes). 0, or -1 when
+ * out of memory (then nothing is published; the merge is as without).
+ */
+int btf_merge_publish_strs(struct btf_merge *m, size_t nr_strs);
+
+/*
+ * Any thread, while btf_merge_add() runs on another: R's final_strs for
+ * the strings M has published so far. Returns the number found, or -1
+ * when out of memory (R unchanged).
+ */
+long btf_merge_resolve_strs(const struct btf_merge *m, struct btf_raw *r);
+
+/* No worker resolves strings any more: the table goes (btf_merge_deinit()
+ * also frees it). */
+void btf_merge_drop_strs(struct btf_merge *m);
 
 /* Hints that btf_merge_view_find(V, K) comes soon. */
 static inline void btf_merge_view_prefetch(const struct btf_merge_key_view *v,

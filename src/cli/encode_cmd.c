@@ -271,11 +271,11 @@ int encode_main(int argc, char **argv)
 		fprintf(stderr,
 			"stats: threads %u (started %u), units %zu (excluded %zu), fragments alive max %zu\n"
 			"stats: decode+encode %.3fs wall, %.3fs worker CPU\n"
-			"stats: merge %.3fs (%zu repeated types dropped, %zu of them never encoded; after the pool %.3fs), functions %.3fs (%zu encoded, %zu skipped), datasec %.3fs (%zu vars)\n"
+			"stats: merge %.3fs (%zu repeated types dropped, %zu of them never encoded; %zu of %zu strings resolved by the workers; after the pool %.3fs), functions %.3fs (%zu encoded, %zu skipped), datasec %.3fs (%zu vars)\n"
 			"stats: dedup %.3fs (%s, %zu -> %zu types), write %.3fs (%u bytes)\n"
 			"stats: peak RSS %ld KiB after decode+encode, %ld after merge, %ld after dedup\n",
 			a.opts.threads, st.threads_started, st.cus, st.cus_excluded, st.max_alive,
-			st.parallel_s, st.worker_s, st.merge_s, st.types_dropped, st.types_skipped, st.build_s, st.funcs_s, st.funcs_encoded,
+			st.parallel_s, st.worker_s, st.merge_s, st.types_dropped, st.types_skipped, st.strs_resolved, st.strs, st.build_s, st.funcs_s, st.funcs_encoded,
 			st.funcs_skipped, st.datasec_s, st.vars, st.dedup_s, st.own_dedup ? "ours" : "libbpf", st.types_before_dedup,
 			st.types, write_s, raw_size, st.rss_parallel_kb, st.rss_merged_kb,
 			st.rss_dedup_kb);

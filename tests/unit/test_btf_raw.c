@@ -461,6 +461,102 @@ static void test_merge(void)
 	btf__free(base);
 }
 
+/*
+ * Strings beside the turn (btf_merge_publish_strs): a worker's offsets for
+ * a fragment's strings are the ones the merge gives them, found only when
+ * an earlier fragment's merge interned the very bytes (a string whose hash
+ * and length match another's but whose bytes differ is not found), none
+ * past the table's limit, and the BTF is the one merged without.
+ */
+static void test_published_strs(void)
+{
+	static const char *const names[] = { "next", "prev", "list_head", "x" };
+	struct d2b_error err = { 0 };
+	struct btf_merge with, without;
+	struct btf *a, *b;
+	uint32_t ref[64];
+	char name[32];
+
+	CHECK(btf_merge_init(&with, NULL, &err) == 0 && btf_merge_init(&without, NULL, &err) == 0,
+	      "%s", err.msg);
+	/* a table that takes ~700 strings: the fragments below give it more */
+	CHECK(btf_merge_publish_strs(&with, 0) == 0 && with.sview, "published");
+	for (int f = 0; f < 40; f++) {
+		struct btf_raw r[2];
+
+		for (int w = 0; w < 2; w++) {
+			uint32_t t;
+
+			CHECK(btf_raw_init(&r[w]) == 0, "raw");
+			r[w].strs.seed = with.strs.seed;
+			CHECK((t = (uint32_t)btf_raw_add_int(&r[w], "int", 4, 0)) == 1, "int");
+			CHECK(btf_raw_add_struct(&r[w], names[2], 16) > 0, "struct");
+			CHECK(btf_raw_add_field(&r[w], names[0], t, 0, 0) == 0 &&
+			      btf_raw_add_field(&r[w], names[1], t, 64, 0) == 0, "fields");
+			/* 20 strings of its own, 10 of the fragment before */
+			for (int i = 0; i < 30; i++) {
+				snprintf(name, sizeof(name), "s%d", f * 20 + i - (i >= 20 ? 30 : 0));
+				CHECK(btf_raw_str(&r[w], name, &ref[i]) == 0, "str");
+			}
+			CHECK(btf_raw_str(&r[w], "y", &ref[30]) == 0 && btf_raw_str(&r[w], "x", &ref[31]) == 0,
+			      "x, y");
+		}
+		if (f) {
+			struct btf_strtab_ent *y = &r[0].strs.ents[ref[30] - 1];
+			uint64_t hash = y->hash;
+			uint32_t *fs;
+			long found;
+
+			/* odd fragments: "y" looked up with the hash of "x"
+			 * (and the same length), then given its own back */
+			if (f % 2)
+				y->hash = r[0].strs.ents[ref[31] - 1].hash;
+			found = btf_merge_resolve_strs(&with, &r[0]);
+			y->hash = hash;
+			fs = r[0].final_strs;
+			CHECK(found > 0 && fs, "fragment %d: %ld found", f, found);
+			CHECK(fs && (fs[ref[30] - 1] == BTF_RAW_STR_UNKNOWN) == (f % 2),
+			      "fragment %d: \"y\" %s (%u)", f, f % 2 ? "not found as \"x\"" : "found",
+			      fs ? fs[ref[30] - 1] : 0);
+			/* the fragment before's own strings: published while the
+			 * table had room (~700 strings: fragments up to ~30) */
+			for (int i = 20; fs && i < 30; i++) {
+				bool room = f < 25, late = f > 35;
+
+				CHECK((room && fs[ref[i] - 1] != BTF_RAW_STR_UNKNOWN) || !room,
+				      "fragment %d: string %d found", f, i);
+				CHECK(!late || fs[ref[i] - 1] == BTF_RAW_STR_UNKNOWN,
+				      "fragment %d: string %d not published (table full)", f, i);
+			}
+			for (int i = 0; fs && i < 20; i++)
+				CHECK(fs[ref[i] - 1] == BTF_RAW_STR_UNKNOWN, "fragment %d: new string %d", f, i);
+		}
+		CHECK(btf_merge_add(&with, &r[0], &err) == 0 && btf_merge_add(&without, &r[1], &err) == 0,
+		      "%s", err.msg);
+		for (int i = 0; i < 32; i++) {
+			long x = btf_merge_str(&with, &r[0], ref[i], &err),
+			     y = btf_merge_str(&without, &r[1], ref[i], &err);
+
+			CHECK(x >= 0 && x == y, "fragment %d string %d: %ld, without %ld", f, i, x, y);
+			CHECK(!r[0].final_strs || r[0].final_strs[ref[i] - 1] == BTF_RAW_STR_UNKNOWN ||
+			      r[0].final_strs[ref[i] - 1] == (uint32_t)x,
+			      "fragment %d string %d: resolved to %u, merged at %ld", f, i,
+			      r[0].final_strs[ref[i] - 1], x);
+		}
+		btf_raw_deinit(&r[0]);
+		btf_raw_deinit(&r[1]);
+	}
+	btf_merge_drop_strs(&with);
+	CHECK(!with.sview, "dropped");
+	a = btf_merge_finish(&with, &err);
+	CHECK(a != NULL, "finish: %s", err.msg);
+	b = btf_merge_finish(&without, &err);
+	CHECK(b != NULL, "finish without: %s", err.msg);
+	CHECK(a && b && same_bytes(a, b, "published strings"), "the same BTF");
+	btf__free(a);
+	btf__free(b);
+}
+
 static void test_empty(void)
 {
 	struct d2b_error err = { 0 };
@@ -766,6 +862,7 @@ int main(void)
 	test_index_stale();
 	test_vlen_limit();
 	test_merge();
+	test_published_strs();
 	test_empty();
 	return check_done();
 }
