@@ -124,6 +124,7 @@ void btf_raw_deinit(struct btf_raw *r)
 	free(r->type_off);
 	free(r->type_fix);
 	free(r->final_strs);
+	free(r->kept_ids);
 	btf_strtab_deinit(&r->strs);
 	memset(r, 0, sizeof(*r));
 }
@@ -136,6 +137,18 @@ int btf_raw_index(struct btf_raw *r)
 	r->type_off[r->nr_types + 1] = (uint32_t)r->len;
 	r->type_fix[r->nr_types + 1] = (uint32_t)r->nr_fix;
 	r->indexed = true;
+	if (r->final_ids) {
+		uint32_t n = 0;
+
+		free(r->kept_ids);
+		r->kept_ids = malloc(((size_t)r->nr_types + 1) * sizeof(*r->kept_ids));
+		if (!r->kept_ids)
+			return -1;
+		for (uint32_t id = 1; id <= r->nr_types; id++)
+			if (id >= r->cap_final || !r->final_ids[id])
+				r->kept_ids[n++] = id;
+		r->nr_kept_ids = n;
+	}
 	return 0;
 }
 
@@ -1251,8 +1264,10 @@ static int copy_kept_indexed(struct btf_merge *m, const struct btf_raw *r,
 			     struct btf_merge_block *b, struct d2b_error *err)
 {
 	size_t end = 0;	/* of the last record copied: records do not overlap */
+	uint32_t n = r->kept_ids ? r->nr_kept_ids : r->nr_types;
 
-	for (uint32_t id = 1; id <= r->nr_types; id++) {
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t id = r->kept_ids ? r->kept_ids[i] : i + 1;
 		size_t w = r->type_off[id], len = r->type_off[id + 1] - w;
 		uint32_t *dst = b->words + b->len;
 
@@ -1324,6 +1339,62 @@ static inline uint32_t placeholder(const struct btf_raw *r, uint32_t id)
 	return id < r->cap_final ? r->final_ids[id] : 0;
 }
 
+/*
+ * btf_merge_add()'s ids with R's list of the types that are not
+ * placeholders: the placeholders' final ids in one pass (each must be a
+ * type merged before: NEXT is the first new one), then a key probe for
+ * each of the others, then their records copied.
+ */
+static int add_kept(struct btf_merge *m, const struct btf_raw *r, uint32_t next,
+		    struct d2b_error *err)
+{
+	const uint32_t n = r->nr_types, nf = r->cap_final < (size_t)n + 1 ? (uint32_t)r->cap_final
+									     : n + 1;
+	const uint32_t first_new = next, span = first_new - m->start_id;
+	uint32_t bad = 0;
+
+	if (r->nr_kept_ids > n)
+		return d2b_error_set(err, "BTF fragment lists %u types of %u", r->nr_kept_ids, n);
+	/* (no branch: the compiler makes it a vector loop) */
+	for (uint32_t id = 1; id < nf; id++) {
+		uint32_t f = r->final_ids[id];
+
+		m->tmap[id] = f;
+		bad |= (uint32_t)(f != 0) & (uint32_t)(f - m->start_id >= span);
+	}
+	if (bad)
+		return d2b_error_set(err, "BTF fragment has a placeholder for a type not merged");
+	if (nf <= n)
+		memset(m->tmap + nf, 0, (size_t)(n + 1 - nf) * sizeof(*m->tmap));
+	m->nr_dropped += n - r->nr_kept_ids;
+	for (uint32_t i = 0; i < r->nr_kept_ids; i++) {
+		uint32_t id = r->kept_ids[i], found;
+		const struct btf_key *k = &r->keys[id];
+
+		if (i + KEY_PREFETCH < r->nr_kept_ids)
+			__builtin_prefetch(&m->kslots[btf_merge_key_home(
+				r->keys[r->kept_ids[i + KEY_PREFETCH]].lo, m->kcap)]);
+		if (!id || id > n || m->tmap[id])
+			return d2b_error_set(err, "BTF fragment's list of types is broken at %u", id);
+		if (!k->lo && !k->hi) {
+			m->tmap[id] = next++;
+			continue;
+		}
+		found = kslots_find_or_put(m, k, next);
+		if (found) {
+			m->tmap[id] = found;
+			m->nr_dropped++;
+			continue;
+		}
+		m->tmap[id] = next++;
+	}
+	if (copy_kept(m, r, &m->cur, err))
+		return -1;
+	if (m->cur.follower)
+		follower_publish(m->cur.follower, &m->cur);
+	return 0;
+}
+
 int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error *err)
 {
 	struct btf_merge_block *b = &m->cur;
@@ -1364,6 +1435,8 @@ int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error
 	while (dedup && kslots_full(m, r->nr_types))
 		if (kslots_grow(m, r->nr_types))
 			return d2b_error_oom(err);
+	if (dedup && r->indexed && r->kept_ids)
+		return add_kept(m, r, next, err);
 	for (uint32_t id = 1; id <= r->nr_types; id++) {
 		const struct btf_key *k = dedup ? &r->keys[id] : NULL;
 		uint32_t found;

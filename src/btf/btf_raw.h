@@ -71,6 +71,12 @@ struct btf_raw {
 	size_t cap_types;
 	uint32_t head_fix;	/* nr_fix when the record being written began */
 	bool indexed;
+	/* with placeholders, once indexed: the other local ids, in order
+	 * (the merge then walks those, and takes the placeholders' final ids
+	 * in one copy: three quarters of the kernel's fragments' types are
+	 * placeholders) */
+	uint32_t *kept_ids;
+	uint32_t nr_kept_ids;
 	/* NULL, or by local ref - 1: the final offset of each string that
 	 * the merge had already (btf_merge_resolve_strs), BTF_RAW_STR_UNKNOWN
 	 * for the others */

@@ -635,6 +635,8 @@ static void test_placeholders(void)
 	CHECK(btf_raw_add_placeholder(&r2, b_id) == 1 && btf_raw_add_int(&r2, "c", 2, 0) == 2 &&
 	      btf_raw_add_ptr(&r2, 1) == 3, "r2");
 	CHECK(btf_raw_index(&r2) == 0, "index");
+	CHECK(r2.kept_ids && r2.nr_kept_ids == 2 && r2.kept_ids[0] == 2 && r2.kept_ids[1] == 3,
+	      "the types that are not placeholders: %u", r2.nr_kept_ids);
 	r2.keys = calloc(r2.nr_types + 2, sizeof(*r2.keys));
 	CHECK(r2.keys != NULL, "keys");
 	r2.keys[1] = r1.keys[2];	/* the others: none, kept */
@@ -650,6 +652,25 @@ static void test_placeholders(void)
 	r3.keys[1].hi = 678;
 	CHECK(btf_merge_add(&m, &r3, &err) < 0 && strstr(err.msg, "not merged"),
 	      "a placeholder for type 99 was merged: %s", err.msg);
+	/* a placeholder for the id the fragment's first new type would get,
+	 * or for the largest id, after one that is fine */
+	for (int i = 0; i < 2; i++) {
+		uint32_t bad = i ? UINT32_MAX : 5;
+
+		btf_raw_deinit(&r3);
+		CHECK(btf_raw_init(&r3) == 0 && btf_raw_add_placeholder(&r3, 1) == 1 &&
+		      btf_raw_add_placeholder(&r3, bad) == 2 && btf_raw_add_int(&r3, "d", 1, 0) == 3 &&
+		      btf_raw_index(&r3) == 0, "r3 again");
+		r3.keys = calloc(r3.nr_types + 2, sizeof(*r3.keys));
+		CHECK(r3.keys != NULL, "keys");
+		err = (struct d2b_error){ 0 };
+		{
+			int rc = btf_merge_add(&m, &r3, &err);
+
+			CHECK(rc < 0 && strstr(err.msg, "not merged"),
+			      "a placeholder for type %u was merged: %d %s", bad, rc, err.msg);
+		}
+	}
 
 	btf = btf_merge_finish(&m, &err);
 	CHECK(btf && btf__type_cnt(btf) == 5, "types: %u", btf ? btf__type_cnt(btf) : 0);
