@@ -1208,14 +1208,18 @@ static inline __attribute__((always_inline)) int fix_record(struct btf_merge *m,
 			     uint32_t *dst, size_t w, size_t len, size_t f, size_t fend,
 			     const struct btf_merge_block *b, struct d2b_error *err)
 {
-	for (; f < fend; f++) {
-		uint32_t at = (r->fix[f] >> 1) - (uint32_t)w;
+	/* with the strings resolved by a worker (final_strs) nearly all are
+	 * in map already: no hints then */
+	const bool hint = !r->final_strs;
 
-		if ((r->fix[f] >> 1) < w || at >= len)
+	for (; f < fend; f++) {
+		uint32_t fx = r->fix[f], at = (fx >> 1) - (uint32_t)w;
+
+		if ((fx >> 1) < w || at >= len)
 			return d2b_error_set(err, "BTF fragment fix-up %zu is outside type %u", f, id);
 		/* the intern probes miss the cache: hint ahead (the hashes
 		 * are known, the worker computed them) */
-		if (f + STR_PREFETCH < r->nr_fix && (r->fix[f + STR_PREFETCH] & 1) &&
+		if (hint && f + STR_PREFETCH < r->nr_fix && (r->fix[f + STR_PREFETCH] & 1) &&
 		    (r->fix[f + STR_PREFETCH] >> 1) < r->len) {
 			uint32_t ref = r->words[r->fix[f + STR_PREFETCH] >> 1];
 
@@ -1224,9 +1228,16 @@ static inline __attribute__((always_inline)) int fix_record(struct btf_merge *m,
 				btf_strtab_prefetch_slot(&m->strs, r->strs.ents[ref - 1].hash);
 			}
 		}
-		if (r->fix[f] & 1) {
-			long off = btf_merge_str(m, r, dst[at], err);
+		if (fx & 1) {
+			uint32_t ref = dst[at];
+			long off;
 
+			/* (map[0] is 0: the empty string) */
+			if (ref <= r->strs.nr && m->map[ref] != MAP_UNSET) {
+				dst[at] = m->map[ref];
+				continue;
+			}
+			off = btf_merge_str(m, r, ref, err);
 			if (off < 0)
 				return -1;
 			dst[at] = (uint32_t)off;
