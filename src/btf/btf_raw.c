@@ -633,7 +633,7 @@ static void follow(struct btf_merge *m, uint32_t min_batch)
  * merge's turn; MADV_POPULATE_WRITE leaves the bytes as they are, so the
  * merge may be writing below meanwhile.
  */
-#define POPULATE_AHEAD ((size_t)8 << 20)
+#define POPULATE_AHEAD ((size_t)4 << 20)
 #define POPULATE_STEP ((size_t)2 << 20)
 
 /* Fault in the next POPULATE_STEP bytes of the block within POPULATE_AHEAD
