@@ -24,6 +24,15 @@ dropped=$(sed -n 's/.*(\([0-9]*\) repeated types dropped.*/\1/p' "$tmp/stats")
 [ "${dropped:-0}" -gt 2000000 ] || d2b_fail "pre-dedup dropped only '$dropped' types"
 skipped=$(sed -n 's/.*, \([0-9]*\) of them never encoded.*/\1/p' "$tmp/stats")
 [ "${skipped:-0}" -gt 2000000 ] || d2b_fail "only '$skipped' repeats were not encoded"
+# from -j4 the workers resolve their fragments' strings against those
+# merged so far (most of them), and the bytes stay the same
+"$D2B" encode -j4 --stats --btf_features=encode_force,var,float,enum64,decl_tag,type_tag \
+	--btf_encode_detached="$tmp/j4.btf" "$corpus/vmlinux" 2>"$tmp/j4.stats" ||
+	{ cat "$tmp/j4.stats" >&2; d2b_fail "encode -j4"; }
+cmp "$tmp/vmlinux.btf" "$tmp/j4.btf" || d2b_fail "-j4 (strings resolved by the workers) differs"
+resolved=$(sed -n 's/.*; \([0-9]*\) of \([0-9]*\) strings resolved.*/\1 \2/p' "$tmp/j4.stats")
+set -- $resolved
+[ "${1:-0}" -gt $(( ${2:-1} / 2 )) ] || d2b_fail "-j4: only '$resolved' strings resolved by the workers"
 # the model's keys never join two types the records' keys tell apart
 "$D2B" encode -j2 --stats --check_model_keys --btf_features=encode_force,var,float,enum64,decl_tag,type_tag \
 	--btf_encode_detached="$tmp/chk.btf" "$corpus/vmlinux" 2>"$tmp/chk.stats" ||

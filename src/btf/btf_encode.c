@@ -607,6 +607,7 @@ static int note_tagged(struct cu_enc *e, uint32_t i)
 }
 
 #define SEEN_PREFETCH 8	/* keys ahead whose table slots are hinted */
+#define STRS_BESIDE_THREADS 4	/* from this -j on, strings beside the turn */
 
 /* The model's keys of the ids given so far (1 .. next - 1), and which of
  * them the merge has already: those become placeholders. */
@@ -1697,11 +1698,15 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	threads = threads_for(opts, info_bytes);
 	if (threads > 1 && !opts->libbpf_dedup)
 		(void)btf_merge_dedup_early(&fe.merge);
-	/* with threads, the workers resolve their fragments' strings against
-	 * those merged so far (the merge's interning was a third of its
-	 * turns' instructions); ~1 string for 1,700 bytes of the kernel's
-	 * .debug_info. Best effort: without it the merge interns them all. */
-	if (threads > 1 && !opts->no_prededup)
+	/* with enough threads for the ordered turns to bound the run, the
+	 * workers resolve their fragments' strings against those merged so
+	 * far (the merge's interning was a third of its turns' instructions);
+	 * ~1 string for 1,700 bytes of the kernel's .debug_info. Not below
+	 * STRS_BESIDE_THREADS: with two or three every core is busy anyway,
+	 * and the lookups cost the workers more than they save the turns
+	 * (-j2 on two cores: worker CPU +5%, wall +3%, turns -39%). Best
+	 * effort: without it the merge interns them all. */
+	if (threads >= STRS_BESIDE_THREADS && !opts->no_prededup)
 		(void)btf_merge_publish_strs(&fe.merge, info_bytes / 1700);
 
 	t0 = now_s(CLOCK_MONOTONIC);
