@@ -545,7 +545,7 @@ struct btf_merge_follower {
 	 * a move of the words takes this lock too, after block_lock */
 	pthread_mutex_t populate_lock;
 	size_t populated;		/* bytes of words faulted in from 0 */
-	bool no_populate;		/* the kernel cannot */
+	bool no_populate;		/* the kernel cannot (atomic: read unlocked) */
 };
 
 /* Room for N more words in block B. */
@@ -645,6 +645,8 @@ static void populate_ahead(struct btf_merge_follower *f)
 	const size_t step = POPULATE_STEP;
 	size_t front, from, to, cap;
 
+	if (__atomic_load_n(&f->no_populate, __ATOMIC_RELAXED))
+		return;
 	pthread_mutex_lock(&f->lock);
 	front = f->len * sizeof(*b->words);
 	pthread_mutex_unlock(&f->lock);
@@ -658,11 +660,12 @@ static void populate_ahead(struct btf_merge_follower *f)
 	to -= to % step;
 	if (to > from + step)
 		to = from + step;
-	if (!f->no_populate && cap >= BIGBUF_MIN && from < to) {
-		if (bigbuf_populate(b->words, cap, from, to))
-			f->no_populate = true;
-		else
+	if (cap >= BIGBUF_MIN && from < to) {
+		if (!bigbuf_populate(b->words, cap, from, to))
 			f->populated = to;
+		else if (errno == EINVAL || errno == ENOSYS)	/* before Linux 5.14 */
+			__atomic_store_n(&f->no_populate, true, __ATOMIC_RELAXED);
+		/* (else: out of memory for now, say; the merge faults them) */
 	}
 	pthread_mutex_unlock(&f->populate_lock);
 }
@@ -969,6 +972,7 @@ long btf_merge_resolve_strs(const struct btf_merge *m, struct btf_raw *r)
 	}
 	free(r->final_strs);
 	r->final_strs = f;
+	r->nr_final_strs = r->strs.nr;
 	return found;
 }
 
@@ -1210,7 +1214,7 @@ static inline __attribute__((always_inline)) int fix_record(struct btf_merge *m,
 {
 	/* with the strings resolved by a worker (final_strs) nearly all are
 	 * in map already: no hints then */
-	const bool hint = !r->final_strs;
+	const bool hint = !r->final_strs || r->nr_final_strs != r->strs.nr;
 
 	for (; f < fend; f++) {
 		uint32_t fx = r->fix[f], at = (fx >> 1) - (uint32_t)w;
@@ -1362,29 +1366,32 @@ static int add_kept(struct btf_merge *m, const struct btf_raw *r, uint32_t next,
 	const uint32_t n = r->nr_types, nf = r->cap_final < (size_t)n + 1 ? (uint32_t)r->cap_final
 									     : n + 1;
 	const uint32_t first_new = next, span = first_new - m->start_id;
-	uint32_t bad = 0;
+	uint32_t bad = 0, nr_placeholders = 0;
 
-	if (r->nr_kept_ids > n)
-		return d2b_error_set(err, "BTF fragment lists %u types of %u", r->nr_kept_ids, n);
 	/* (no branch: the compiler makes it a vector loop) */
 	for (uint32_t id = 1; id < nf; id++) {
 		uint32_t f = r->final_ids[id];
 
 		m->tmap[id] = f;
+		nr_placeholders += f != 0;
 		bad |= (uint32_t)(f != 0) & (uint32_t)(f - m->start_id >= span);
 	}
 	if (bad)
 		return d2b_error_set(err, "BTF fragment has a placeholder for a type not merged");
 	if (nf <= n)
 		memset(m->tmap + nf, 0, (size_t)(n + 1 - nf) * sizeof(*m->tmap));
-	m->nr_dropped += n - r->nr_kept_ids;
+	/* the list: every other type once (each listed id is checked below
+	 * to be one and to come once: with the count, that is all of them) */
+	if ((uint64_t)nr_placeholders + r->nr_kept_ids != n)
+		return d2b_error_set(err, "BTF fragment lists %u of its %u types that are not "
+				     "placeholders", r->nr_kept_ids, n - nr_placeholders);
 	for (uint32_t i = 0; i < r->nr_kept_ids; i++) {
-		uint32_t id = r->kept_ids[i], found;
+		uint32_t id = r->kept_ids[i], ahead, found;
 		const struct btf_key *k = &r->keys[id];
 
-		if (i + KEY_PREFETCH < r->nr_kept_ids)
-			__builtin_prefetch(&m->kslots[btf_merge_key_home(
-				r->keys[r->kept_ids[i + KEY_PREFETCH]].lo, m->kcap)]);
+		if (i + KEY_PREFETCH < r->nr_kept_ids &&
+		    (ahead = r->kept_ids[i + KEY_PREFETCH]) && ahead <= n)
+			__builtin_prefetch(&m->kslots[btf_merge_key_home(r->keys[ahead].lo, m->kcap)]);
 		if (!id || id > n || m->tmap[id])
 			return d2b_error_set(err, "BTF fragment's list of types is broken at %u", id);
 		if (!k->lo && !k->hi) {
@@ -1399,6 +1406,7 @@ static int add_kept(struct btf_merge *m, const struct btf_raw *r, uint32_t next,
 		}
 		m->tmap[id] = next++;
 	}
+	m->nr_dropped += nr_placeholders;
 	if (copy_kept(m, r, &m->cur, err))
 		return -1;
 	if (m->cur.follower)
@@ -1419,7 +1427,7 @@ int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error
 	m->map[0] = 0;
 	/* the strings a worker resolved (its offsets are those intern()
 	 * would give), the rest unset (MAP_UNSET == BTF_RAW_STR_UNKNOWN) */
-	if (r->final_strs) {
+	if (r->final_strs && r->nr_final_strs == r->strs.nr) {
 		memcpy(m->map + 1, r->final_strs, r->strs.nr * sizeof(*m->map));
 	} else {
 		memset(m->map + 1, 0xff, r->strs.nr * sizeof(*m->map));

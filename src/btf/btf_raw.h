@@ -81,6 +81,7 @@ struct btf_raw {
 	 * the merge had already (btf_merge_resolve_strs), BTF_RAW_STR_UNKNOWN
 	 * for the others */
 	uint32_t *final_strs;
+	size_t nr_final_strs;	/* strs.nr when resolved: else not used */
 };
 
 #define BTF_RAW_STR_UNKNOWN UINT32_MAX

@@ -3,6 +3,8 @@
 #define _GNU_SOURCE	/* mremap */
 #include "util/bigbuf.h"
 
+#include <errno.h>
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,13 +83,19 @@ int bigbuf_populate(void *p, size_t cap, size_t from, size_t to)
 {
 	size_t len = cap < BIGBUF_MIN ? 0 : map_len(cap);
 
+	if (from >= len)
+		return 0;
 	from = (from + HUGE - 1) & ~(HUGE - 1);
 	to = (to < len ? to : len) & ~(HUGE - 1);
 	if (!p || from >= to)
 		return 0;
+#if defined(__linux__) && !defined(MADV_POPULATE_WRITE)
+#define MADV_POPULATE_WRITE 23	/* Linux 5.14; headers may be older than the kernel */
+#endif
 #ifdef MADV_POPULATE_WRITE
 	return madvise((char *)p + from, to - from, MADV_POPULATE_WRITE) ? -1 : 0;
 #else
+	errno = ENOSYS;
 	return -1;
 #endif
 }

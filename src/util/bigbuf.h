@@ -49,8 +49,9 @@ static inline void *bigbuf_calloc(size_t n, size_t size)
  * serialises the faults). The range is cut to whole huge pages inside the
  * buffer. Only for a buffer of BIGBUF_MIN bytes or more (a mapping of its
  * own); P must not move or be freed meanwhile. Returns 0 (also when the
- * range holds no whole page), or -1 when the kernel cannot (before Linux
- * 5.14: no MADV_POPULATE_WRITE).
+ * range holds no whole page), or -1 with errno set: EINVAL or ENOSYS when
+ * the kernel cannot (before Linux 5.14: no MADV_POPULATE_WRITE), ENOMEM
+ * when memory is short.
  */
 int bigbuf_populate(void *p, size_t cap, size_t from, size_t to);
 

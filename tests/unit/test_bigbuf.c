@@ -204,14 +204,18 @@ static void test_populate(void)
 	CHECK(p != NULL, "8 MiB");
 	if (!p)
 		return;
-	fill(p, 3 * MIB, 5);
 	rc = bigbuf_populate(p, n, 1 * MIB, 7 * MIB);
 	if (rc) {	/* a kernel before 5.14: nothing to check but the bytes */
 		printf("# no MADV_POPULATE_WRITE here: only the bytes checked\n");
 	} else {
 		/* whole huge pages inside 1 .. 7 MiB: 2 .. 6 MiB */
-		CHECK(resident(p + 4 * MIB, 2 * MIB) == (long)(2 * MIB / page),
-		      "4 .. 6 MiB resident: %ld pages", resident(p + 4 * MIB, 2 * MIB));
+		CHECK(resident(p, 2 * MIB) == 0, "0 .. 2 MiB not resident: %ld pages",
+		      resident(p, 2 * MIB));
+		CHECK(resident(p + 2 * MIB, 4 * MIB) == (long)(4 * MIB / page),
+		      "2 .. 6 MiB resident: %ld pages", resident(p + 2 * MIB, 4 * MIB));
+		CHECK(bigbuf_populate(p, n, n, SIZE_MAX) == 0 &&
+		      bigbuf_populate(p, n, SIZE_MAX - 10, SIZE_MAX) == 0 &&
+		      resident(p, 2 * MIB) == 0, "a range past the end: nothing");
 		CHECK(resident(p + 6 * MIB, 2 * MIB) == 0, "6 .. 8 MiB not resident: %ld",
 		      resident(p + 6 * MIB, 2 * MIB));
 		CHECK(bigbuf_populate(p, n, 7 * MIB, 8 * MIB + 4096) == 0 &&
@@ -219,6 +223,9 @@ static void test_populate(void)
 		CHECK(bigbuf_populate(small, sizeof(small), 0, sizeof(small)) == 0,
 		      "a small buffer: nothing");
 	}
+	/* bytes written, then populated over: they stay */
+	fill(p, 3 * MIB, 5);
+	CHECK(bigbuf_populate(p, n, 0, 4 * MIB) == rc, "again");
 	CHECK(first_diff(p, 3 * MIB, 5) == 3 * MIB, "the bytes written stay");
 	for (size_t i = 3 * MIB; i < n; i += 4093)
 		if (p[i]) {

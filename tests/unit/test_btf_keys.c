@@ -609,6 +609,29 @@ static void test_more_fields(void)
 	}
 	}
 
+/* Without pre-dedup a fragment may hold no placeholder, indexed or not. */
+static void test_placeholder_without_prededup(void)
+{
+	struct d2b_error err = { 0 };
+	struct btf_merge m;
+	struct btf_raw r0, r;
+
+	CHECK(btf_merge_init(&m, NULL, &err) == 0, "%s", err.msg);
+	/* type 1, merged: a placeholder for it would be fine with pre-dedup */
+	CHECK(btf_raw_init(&r0) == 0 && btf_raw_add_int(&r0, "z", 4, 0) == 1 &&
+	      btf_merge_add(&m, &r0, &err) == 0, "type 1: %s", err.msg);
+	btf_raw_deinit(&r0);
+	CHECK(btf_raw_init(&r) == 0 && btf_raw_add_int(&r, "a", 4, 0) == 1 &&
+	      btf_raw_add_placeholder(&r, 1) == 2 && btf_raw_index(&r) == 0 && r.kept_ids,
+	      "a fragment with a placeholder");
+	r.keys = calloc(r.nr_types + 2, sizeof(*r.keys));
+	CHECK(r.keys != NULL, "keys");
+	CHECK(btf_merge_add(&m, &r, &err) < 0 && strstr(err.msg, "not merged"),
+	      "a placeholder merged without pre-dedup: %s", err.msg);
+	btf_raw_deinit(&r);
+	btf_merge_deinit(&m);
+}
+
 /* A placeholder (a type a worker found merged already) maps to the final id
  * it carries, without being copied; one that names a type not merged is an
  * error, not a bad record in the output. */
@@ -671,6 +694,31 @@ static void test_placeholders(void)
 			      "a placeholder for type %u was merged: %d %s", bad, rc, err.msg);
 		}
 	}
+
+	/* a broken list of the types that are not placeholders (the
+	 * merge's own builder never makes one): an id twice, one out of
+	 * range, one left out; each refused, nothing merged */
+	for (int i = 0; i < 3; i++) {
+		static const char *const what[] = { "twice", "out of range", "left out" };
+
+		btf_raw_deinit(&r3);
+		CHECK(btf_raw_init(&r3) == 0 && btf_raw_add_placeholder(&r3, 1) == 1 &&
+		      btf_raw_add_int(&r3, "e", 1, 0) == 2 && btf_raw_add_int(&r3, "f", 1, 0) == 3 &&
+		      btf_raw_index(&r3) == 0 && r3.nr_kept_ids == 2, "r3: %s", what[i]);
+		r3.keys = calloc(r3.nr_types + 2, sizeof(*r3.keys));
+		CHECK(r3.keys != NULL, "keys");
+		if (i == 0)
+			r3.kept_ids[1] = 2;
+		else if (i == 1)
+			r3.kept_ids[1] = 4;
+		else
+			r3.nr_kept_ids = 1;
+		err = (struct d2b_error){ 0 };
+		CHECK(btf_merge_add(&m, &r3, &err) < 0 && (strstr(err.msg, "list") ||
+							   strstr(err.msg, "lists")),
+		      "a list with an id %s was merged: %s", what[i], err.msg);
+	}
+	CHECK(m.nr_types == 4, "nothing merged from the broken fragments: %u types", m.nr_types);
 
 	btf = btf_merge_finish(&m, &err);
 	CHECK(btf && btf__type_cnt(btf) == 5, "types: %u", btf ? btf__type_cnt(btf) : 0);
@@ -782,5 +830,6 @@ int main(void)
 	test_key_wrap();
 	test_follow_batches();
 	test_placeholders();
+	test_placeholder_without_prededup();
 	return check_done();
 }
