@@ -976,6 +976,12 @@ long btf_merge_resolve_strs(const struct btf_merge *m, struct btf_raw *r)
 	return found;
 }
 
+/* Whether R's final_strs holds its strings as a worker resolved them. */
+static inline bool strs_resolved(const struct btf_raw *r)
+{
+	return r->final_strs && r->nr_final_strs == r->strs.nr;
+}
+
 /* The final offset of string S (entry E of a fragment). A base's string
  * keeps the base's offset (the first of duplicates, as libbpf's index of a
  * base keeps), as btf__add_str gives: the base's section is indexed on
@@ -1008,7 +1014,6 @@ static long intern(struct btf_merge *m, const char *s, const struct btf_strtab_e
 }
 
 static int flush(struct btf_merge *m, struct d2b_error *err);
-
 
 #define MAP_UNSET UINT32_MAX	/* in m->map: not interned yet */
 _Static_assert(MAP_UNSET == BTF_RAW_STR_UNKNOWN, "a fragment's final_strs is copied into map");
@@ -1214,7 +1219,7 @@ static inline __attribute__((always_inline)) int fix_record(struct btf_merge *m,
 {
 	/* with the strings resolved by a worker (final_strs) nearly all are
 	 * in map already: no hints then */
-	const bool hint = !r->final_strs || r->nr_final_strs != r->strs.nr;
+	const bool hint = !strs_resolved(r);
 
 	for (; f < fend; f++) {
 		uint32_t fx = r->fix[f], at = (fx >> 1) - (uint32_t)w;
@@ -1354,6 +1359,38 @@ static inline uint32_t placeholder(const struct btf_raw *r, uint32_t id)
 	return id < r->cap_final ? r->final_ids[id] : 0;
 }
 
+/* Local id ID (key K, or NULL: none) of the fragment being added: the
+ * final id of an earlier type with its key (then dropped), else *NEXT,
+ * the next new one. */
+static inline void map_by_key(struct btf_merge *m, uint32_t id, const struct btf_key *k,
+			      uint32_t *next)
+{
+	uint32_t found;
+
+	if (!k || (!k->lo && !k->hi)) {
+		m->tmap[id] = (*next)++;
+		return;
+	}
+	found = kslots_find_or_put(m, k, *next);
+	if (found) {
+		m->tmap[id] = found;
+		m->nr_dropped++;
+		return;
+	}
+	m->tmap[id] = (*next)++;
+}
+
+/* The kept records of R, ids mapped, into the block; then the follower
+ * may take them. */
+static int copy_and_publish(struct btf_merge *m, const struct btf_raw *r, struct d2b_error *err)
+{
+	if (copy_kept(m, r, &m->cur, err))
+		return -1;
+	if (m->cur.follower)
+		follower_publish(m->cur.follower, &m->cur);
+	return 0;
+}
+
 /*
  * btf_merge_add()'s ids with R's list of the types that are not
  * placeholders: the placeholders' final ids in one pass (each must be a
@@ -1386,7 +1423,7 @@ static int add_kept(struct btf_merge *m, const struct btf_raw *r, uint32_t next,
 		return d2b_error_set(err, "BTF fragment lists %u of its %u types that are not "
 				     "placeholders", r->nr_kept_ids, n - nr_placeholders);
 	for (uint32_t i = 0; i < r->nr_kept_ids; i++) {
-		uint32_t id = r->kept_ids[i], ahead, found;
+		uint32_t id = r->kept_ids[i], ahead;
 		const struct btf_key *k = &r->keys[id];
 
 		if (i + KEY_PREFETCH < r->nr_kept_ids &&
@@ -1394,24 +1431,10 @@ static int add_kept(struct btf_merge *m, const struct btf_raw *r, uint32_t next,
 			__builtin_prefetch(&m->kslots[btf_merge_key_home(r->keys[ahead].lo, m->kcap)]);
 		if (!id || id > n || m->tmap[id])
 			return d2b_error_set(err, "BTF fragment's list of types is broken at %u", id);
-		if (!k->lo && !k->hi) {
-			m->tmap[id] = next++;
-			continue;
-		}
-		found = kslots_find_or_put(m, k, next);
-		if (found) {
-			m->tmap[id] = found;
-			m->nr_dropped++;
-			continue;
-		}
-		m->tmap[id] = next++;
+		map_by_key(m, id, k, &next);
 	}
 	m->nr_dropped += nr_placeholders;
-	if (copy_kept(m, r, &m->cur, err))
-		return -1;
-	if (m->cur.follower)
-		follower_publish(m->cur.follower, &m->cur);
-	return 0;
+	return copy_and_publish(m, r, err);
 }
 
 int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error *err)
@@ -1427,7 +1450,7 @@ int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error
 	m->map[0] = 0;
 	/* the strings a worker resolved (its offsets are those intern()
 	 * would give), the rest unset (MAP_UNSET == BTF_RAW_STR_UNKNOWN) */
-	if (r->final_strs && r->nr_final_strs == r->strs.nr) {
+	if (strs_resolved(r)) {
 		memcpy(m->map + 1, r->final_strs, r->strs.nr * sizeof(*m->map));
 	} else {
 		memset(m->map + 1, 0xff, r->strs.nr * sizeof(*m->map));
@@ -1473,23 +1496,9 @@ int btf_merge_add(struct btf_merge *m, const struct btf_raw *r, struct d2b_error
 			m->nr_dropped++;
 			continue;
 		}
-		if (!k || (!k->lo && !k->hi)) {
-			m->tmap[id] = next++;
-			continue;
-		}
-		found = kslots_find_or_put(m, k, next);
-		if (found) {
-			m->tmap[id] = found;
-			m->nr_dropped++;
-			continue;
-		}
-		m->tmap[id] = next++;
+		map_by_key(m, id, k, &next);
 	}
-	if (copy_kept(m, r, b, err))
-		return -1;
-	if (b->follower)
-		follower_publish(b->follower, b);
-	return 0;
+	return copy_and_publish(m, r, err);
 }
 
 int btf_merge_dedup_early(struct btf_merge *m)
