@@ -161,6 +161,8 @@ struct raw_check {
 	uint32_t start_id;		/* first own id */
 	uint32_t base_str_len;
 	uint32_t nr;			/* own types */
+	uint32_t id_end;		/* start_id + nr: the first id past the last */
+	uint32_t str_end;		/* base_str_len + str_len: past the last string */
 	uint32_t *offs;			/* nr: record offset in data */
 	uint8_t *kinds;			/* nr: each own type's kind */
 	struct d2b_error *err;
@@ -366,6 +368,28 @@ static bool is_type_kind(unsigned kind)
 	return true;
 }
 
+/* Fast tests of what check_name() and check_ref() accept, for the loops
+ * over members and parameters (a vmlinux base has ~0.5 M of them): true
+ * when the field is fine without a closer look; false sends it to the full
+ * check, which then names the fault (or finds none: a base's string, a
+ * base's type). */
+static inline bool name_fine(const struct raw_check *c, uint32_t off)
+{
+	return !off || (off < c->str_end && off >= c->base_str_len);
+}
+
+static inline bool ref_fine(const struct raw_check *c, uint32_t ref, bool void_ok)
+{
+	/* bit K: kind K is a type (is_type_kind()) */
+	const uint32_t types = ~(1u << BTF_KIND_UNKN | 1u << BTF_KIND_FUNC | 1u << BTF_KIND_VAR |
+				 1u << BTF_KIND_DATASEC | 1u << BTF_KIND_DECL_TAG);
+
+	if (!ref)
+		return void_ok;
+	return ref >= c->start_id && ref < c->id_end &&
+	       (types >> (c->kinds[ref - c->start_id] & 31) & 1);
+}
+
 static int check_name(const struct raw_check *c, uint32_t id, size_t at,
 		      uint32_t off)
 {
@@ -441,9 +465,18 @@ static int check_one(const struct raw_check *c, uint32_t id)
 	struct tinfo ti;
 	size_t p;
 
-	type_info(c, id, &ti);
+	uint32_t info;
+
+	/* own types only (type_info() without the base's branch) */
+	ti.rec = c->offs[id - c->start_id];
+	ti.name_off = rd32(c, ti.rec);
+	info = rd32(c, ti.rec + 4);
+	ti.kind = (info >> 24) & 0x1f;
+	ti.vlen = info & 0xffff;
+	ti.kflag = info >> 31;
+	ti.type = rd32(c, ti.rec + 8);
 	p = ti.rec + BTF_REC;
-	if (check_name(c, id, ti.rec, ti.name_off))
+	if (!name_fine(c, ti.name_off) && check_name(c, id, ti.rec, ti.name_off))
 		return -1;
 	switch (ti.kind) {
 	case BTF_KIND_INT: {
@@ -471,7 +504,8 @@ static int check_one(const struct raw_check *c, uint32_t id)
 	case BTF_KIND_CONST:
 	case BTF_KIND_RESTRICT:
 	case BTF_KIND_TYPE_TAG:
-		if (check_ref(c, id, ti.rec + 8, ti.type, true, "referenced"))
+		if (!ref_fine(c, ti.type, true) &&
+		    check_ref(c, id, ti.rec + 8, ti.type, true, "referenced"))
 			return -1;
 		break;
 	case BTF_KIND_ARRAY:
@@ -482,8 +516,12 @@ static int check_one(const struct raw_check *c, uint32_t id)
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
 		for (uint32_t i = 0; i < ti.vlen; i++, p += 12) {
-			if (check_name(c, id, p, rd32(c, p)) ||
-			    check_ref(c, id, p + 4, rd32(c, p + 4), true, "member"))
+			uint32_t name = rd32(c, p), t = rd32(c, p + 4);
+
+			if (name_fine(c, name) && ref_fine(c, t, true))
+				continue;
+			if (check_name(c, id, p, name) ||
+			    check_ref(c, id, p + 4, t, true, "member"))
 				return -1;
 		}
 		break;
@@ -493,10 +531,12 @@ static int check_one(const struct raw_check *c, uint32_t id)
 			return d2b_error_at(c->err, c->path, BTF_SECTION, ti.rec,
 					    "type [%u] %s: bad size %u", id,
 					    kind_name(ti.kind), ti.type);
-		for (uint32_t i = 0; i < ti.vlen; i++) {
-			if (check_name(c, id, p, rd32(c, p)))
+		for (uint32_t i = 0, step = ti.kind == BTF_KIND_ENUM ? 8 : 12; i < ti.vlen;
+		     i++, p += step) {
+			uint32_t name = rd32(c, p);
+
+			if (!name_fine(c, name) && check_name(c, id, p, name))
 				return -1;
-			p += ti.kind == BTF_KIND_ENUM ? 8 : 12;
 		}
 		break;
 	case BTF_KIND_FWD:
@@ -505,17 +545,22 @@ static int check_one(const struct raw_check *c, uint32_t id)
 		if (ti.vlen > BTF_FUNC_EXTERN)
 			return d2b_error_at(c->err, c->path, BTF_SECTION, ti.rec,
 					    "type [%u] FUNC: bad linkage %u", id, ti.vlen);
-		if (check_ref_kind(c, id, ti.rec + 8, ti.type, "prototype",
+		if (!(ti.type >= c->start_id && ti.type < c->id_end &&
+		      c->kinds[ti.type - c->start_id] == BTF_KIND_FUNC_PROTO) &&
+		    check_ref_kind(c, id, ti.rec + 8, ti.type, "prototype",
 				   BTF_KIND_FUNC_PROTO, BTF_KIND_FUNC_PROTO))
 			return -1;
 		break;
 	case BTF_KIND_FUNC_PROTO:
-		if (check_ref(c, id, ti.rec + 8, ti.type, true, "return"))
+		if (!ref_fine(c, ti.type, true) &&
+		    check_ref(c, id, ti.rec + 8, ti.type, true, "return"))
 			return -1;
 		for (uint32_t i = 0; i < ti.vlen; i++, p += 8) {
-			uint32_t t = rd32(c, p + 4);
+			uint32_t name = rd32(c, p), t = rd32(c, p + 4);
 
-			if (check_name(c, id, p, rd32(c, p)))
+			if (t && name_fine(c, name) && ref_fine(c, t, false))
+				continue;
+			if (check_name(c, id, p, name))
 				return -1;
 			if (!t && i + 1 != ti.vlen)
 				return d2b_error_at(c->err, c->path, BTF_SECTION, p,
@@ -601,13 +646,15 @@ static const char *str_at(const struct raw_check *c, uint32_t off)
 /*
  * The printers' reference graph: an edge from a type to each type printing
  * it may expand. A named struct or union has none (it is printed by name).
- * Edges are numbered slots; a slot may be 0 (void: no edge).
+ * Edges are numbered slots; a slot may be 0 (void: no edge). The number
+ * of slots of own type IDX (index from start_id), from its record:
  */
-static uint32_t nr_slots(const struct raw_check *c, const struct tinfo *ti)
+static uint32_t own_nr_slots(const struct raw_check *c, uint32_t idx)
 {
+	size_t rec = c->offs[idx];
 	const char *name;
 
-	switch (ti->kind) {
+	switch (c->kinds[idx]) {
 	case BTF_KIND_PTR:
 	case BTF_KIND_TYPEDEF:
 	case BTF_KIND_VOLATILE:
@@ -620,10 +667,10 @@ static uint32_t nr_slots(const struct raw_check *c, const struct tinfo *ti)
 		return 1;
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
-		name = str_at(c, ti->name_off);
-		return name && *name ? 0 : ti->vlen;
+		name = str_at(c, rd32(c, rec));
+		return name && *name ? 0 : rd32(c, rec + 4) & 0xffff;
 	case BTF_KIND_FUNC_PROTO:
-		return 1 + ti->vlen;
+		return 1 + (rd32(c, rec + 4) & 0xffff);
 	}
 	return 0;
 }
@@ -681,18 +728,23 @@ static int check_cycles(const struct raw_check *c)
 	if (!st)
 		return d2b_error_oom(c->err);
 	for (uint32_t root = 0; root < c->nr && !rc; root++) {
-		uint32_t next = root;	/* to push */
+		uint32_t next = root, next_n;	/* to push, with its slots */
 		size_t sp = 0;
 
 		if (st[root] != ST_WHITE)
 			continue;
+		/* a type with no edges is done at once (most of a base's:
+		 * named structs, enums, ints); so below */
+		next_n = own_nr_slots(c, root);
+		if (!next_n) {
+			st[root] = ST_BLACK;
+			continue;
+		}
 		do {
 			struct frame *f;
 			uint32_t to, idx;
 
 			if (next != UINT32_MAX) {
-				struct tinfo ti;
-
 				if (sp == cap) {
 					size_t ncap = cap ? 2 * cap : 256;
 					struct frame *ns = realloc(stack, ncap * sizeof(*ns));
@@ -704,8 +756,7 @@ static int check_cycles(const struct raw_check *c)
 					stack = ns;
 					cap = ncap;
 				}
-				type_info(c, c->start_id + next, &ti);
-				stack[sp++] = (struct frame){ next, 0, nr_slots(c, &ti), 0 };
+				stack[sp++] = (struct frame){ next, 0, next_n, 0 };
 				st[next] = ST_GREY;
 				next = UINT32_MAX;
 			}
@@ -741,8 +792,12 @@ static int check_cycles(const struct raw_check *c)
 						  "type [%u] %s is part of a reference cycle (through [%u] %s)",
 						  to, kind_name(tt.kind), c->start_id + f->id,
 						  kind_name(c->kinds[f->id]));
-			} else {
+			} else if ((next_n = own_nr_slots(c, idx))) {
 				next = idx;
+			} else {
+				st[idx] = ST_BLACK;	/* as pushed and popped at once */
+				if (f->depth < 1)
+					f->depth = 1;
 			}
 		} while ((sp || next != UINT32_MAX) && !rc);
 	}
@@ -770,6 +825,8 @@ static int raw_check(const char *path, const uint8_t *data, size_t size,
 		rc = check_strings(&c);
 	if (!rc)
 		rc = check_records(&c);
+	c.id_end = c.start_id + c.nr;
+	c.str_end = c.base_str_len + c.str_len;
 	for (uint32_t i = 0; !rc && i < c.nr; i++)
 		rc = check_one(&c, c.start_id + i);
 	if (!rc)
