@@ -646,14 +646,19 @@ static const char *str_at(const struct raw_check *c, uint32_t off)
 /*
  * The printers' reference graph: an edge from a type to each type printing
  * it may expand. A named struct or union has none (it is printed by name).
- * Edges are numbered slots; a slot may be 0 (void: no edge). The number
- * of slots of own type IDX (index from start_id), from its record:
+ * Edges are numbered slots; a slot may be 0 (void: no edge). Own type
+ * IDX (index from start_id) has the number returned, each a type id in its
+ * record at *AT, *AT + *STRIDE, ... (the type field; an array's element;
+ * the members' types; a prototype's return type, then its parameters').
  */
-static uint32_t own_nr_slots(const struct raw_check *c, uint32_t idx)
+static uint32_t own_slots(const struct raw_check *c, uint32_t idx, uint32_t *at,
+			  uint32_t *stride)
 {
-	size_t rec = c->offs[idx];
+	uint32_t rec = c->offs[idx];
 	const char *name;
 
+	*at = rec + 8;
+	*stride = 0;
 	switch (c->kinds[idx]) {
 	case BTF_KIND_PTR:
 	case BTF_KIND_TYPEDEF:
@@ -663,33 +668,23 @@ static uint32_t own_nr_slots(const struct raw_check *c, uint32_t idx)
 	case BTF_KIND_TYPE_TAG:
 	case BTF_KIND_FUNC:
 	case BTF_KIND_VAR:
+		return 1;
 	case BTF_KIND_ARRAY:
+		*at = rec + BTF_REC;
 		return 1;
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
 		name = str_at(c, rd32(c, rec));
-		return name && *name ? 0 : rd32(c, rec + 4) & 0xffff;
+		if (name && *name)
+			return 0;
+		*at = rec + BTF_REC + 4;
+		*stride = 12;
+		return rd32(c, rec + 4) & 0xffff;
 	case BTF_KIND_FUNC_PROTO:
+		*stride = 8;
 		return 1 + (rd32(c, rec + 4) & 0xffff);
 	}
 	return 0;
-}
-
-/* Edge K of own type IDX (index from start_id). */
-static uint32_t own_slot(const struct raw_check *c, uint32_t idx, uint32_t k)
-{
-	size_t rec = c->offs[idx], p = rec + BTF_REC;
-
-	switch (c->kinds[idx]) {
-	case BTF_KIND_ARRAY:
-		return rd32(c, p);
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION:
-		return rd32(c, p + 12 * k + 4);
-	case BTF_KIND_FUNC_PROTO:
-		return k ? rd32(c, p + 8 * (k - 1) + 4) : rd32(c, rec + 8);
-	}
-	return rd32(c, rec + 8);
 }
 
 /*
@@ -718,7 +713,7 @@ static int too_deep(const struct raw_check *c, uint32_t idx)
 static int check_cycles(const struct raw_check *c)
 {
 	struct frame {
-		uint32_t id, k, n, depth;
+		uint32_t id, k, n, depth, at, stride;	/* own_slots() */
 	};
 	uint16_t *st = calloc(c->nr ? c->nr : 1, sizeof(*st));
 	struct frame *stack = NULL;
@@ -728,14 +723,14 @@ static int check_cycles(const struct raw_check *c)
 	if (!st)
 		return d2b_error_oom(c->err);
 	for (uint32_t root = 0; root < c->nr && !rc; root++) {
-		uint32_t next = root, next_n;	/* to push, with its slots */
+		uint32_t next = root, next_n, next_at, next_stride;	/* to push */
 		size_t sp = 0;
 
 		if (st[root] != ST_WHITE)
 			continue;
 		/* a type with no edges is done at once (most of a base's:
 		 * named structs, enums, ints); so below */
-		next_n = own_nr_slots(c, root);
+		next_n = own_slots(c, root, &next_at, &next_stride);
 		if (!next_n) {
 			st[root] = ST_BLACK;
 			continue;
@@ -756,7 +751,7 @@ static int check_cycles(const struct raw_check *c)
 					stack = ns;
 					cap = ncap;
 				}
-				stack[sp++] = (struct frame){ next, 0, next_n, 0 };
+				stack[sp++] = (struct frame){ next, 0, next_n, 0, next_at, next_stride };
 				st[next] = ST_GREY;
 				next = UINT32_MAX;
 			}
@@ -772,7 +767,9 @@ static int check_cycles(const struct raw_check *c)
 				}
 				continue;
 			}
-			to = own_slot(c, f->id, f->k++);
+			to = rd32(c, f->at);
+			f->at += f->stride;
+			f->k++;
 			if (to < c->start_id)	/* void or base */
 				continue;
 			idx = to - c->start_id;
@@ -792,7 +789,7 @@ static int check_cycles(const struct raw_check *c)
 						  "type [%u] %s is part of a reference cycle (through [%u] %s)",
 						  to, kind_name(tt.kind), c->start_id + f->id,
 						  kind_name(c->kinds[f->id]));
-			} else if ((next_n = own_nr_slots(c, idx))) {
+			} else if ((next_n = own_slots(c, idx, &next_at, &next_stride))) {
 				next = idx;
 			} else {
 				st[idx] = ST_BLACK;	/* as pushed and popped at once */
