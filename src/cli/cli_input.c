@@ -3,6 +3,7 @@
 #include "cli/cli_input.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
 /* Does PATH hold DWARF? (an ELF file with a .debug_info section) */
 static bool has_dwarf(const char *path)
@@ -19,32 +20,62 @@ static bool has_dwarf(const char *path)
 	return r;
 }
 
+/* The format NAME (LEN bytes) if PATH has it, else CLI_FORMAT_NONE. */
+static enum cli_format has_format(const char *path, const char *name, size_t len)
+{
+	if (len == 5 && !strncmp(name, "dwarf", 5))
+		return path && has_dwarf(path) ? CLI_FORMAT_DWARF : CLI_FORMAT_NONE;
+	if (len == 3 && !strncmp(name, "btf", 3)) {
+		enum btf_probe p;
+
+		/* No file: the running kernel's, whose absence is an error. */
+		if (!path)
+			return CLI_FORMAT_BTF;
+		p = btf_probe_file(path);
+		return p == BTF_PROBE_RAW || p == BTF_PROBE_ELF ? CLI_FORMAT_BTF : CLI_FORMAT_NONE;
+	}
+	return CLI_FORMAT_NONE;
+}
+
 static int try_format(struct cli_input *in, const char *path, const char *name,
 		      size_t len, const char *btf_base, unsigned dwarf_flags,
 		      struct d2b_error *err)
 {
-	if (len == 5 && !strncmp(name, "dwarf", 5)) {
-		if (!path || !has_dwarf(path))
-			return 1;
+	switch (has_format(path, name, len)) {
+	case CLI_FORMAT_DWARF:
 		if (cli_dwarf_open_flags(&in->dwarf, path, dwarf_flags, err))
 			return -1;
 		in->format = CLI_FORMAT_DWARF;
 		return 0;
-	}
-	if (len == 3 && !strncmp(name, "btf", 3)) {
-		enum btf_probe p = btf_probe_file(path ? path
-						       : btf_default_vmlinux_path());
-
-		/* No file: the running kernel's, whose absence is an error. */
-		if (path && p != BTF_PROBE_RAW && p != BTF_PROBE_ELF)
-			return 1;
+	case CLI_FORMAT_BTF:
 		in->btf = btf_handle_open(path, btf_base, err);
 		if (!in->btf)
 			return -1;
 		in->format = CLI_FORMAT_BTF;
 		return 0;
+	case CLI_FORMAT_NONE:
+		break;
 	}
 	return 1;
+}
+
+enum cli_format cli_input_probe(const char *path, const char *formats)
+{
+	if (!formats)
+		formats = "dwarf";
+	if (!path)
+		return CLI_FORMAT_BTF;
+	for (const char *p = formats; *p;) {
+		size_t n = strcspn(p, ",");
+		enum cli_format f = has_format(path, p, n);
+
+		if (f != CLI_FORMAT_NONE)
+			return f;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return CLI_FORMAT_NONE;
 }
 
 int cli_input_open(struct cli_input *in, const char *path, const char *formats,
@@ -110,4 +141,28 @@ void cli_input_close(struct cli_input *in)
 	btf_handle_close(in->btf);
 	in->btf = NULL;
 	in->format = CLI_FORMAT_NONE;
+}
+
+/* Whether PATH is a file of at least BYTES (stat's size). */
+static bool at_least(const char *path, off_t bytes)
+{
+	struct stat st;
+
+	return path && !stat(path, &st) && st.st_size >= bytes;
+}
+
+bool cli_inputs_want_huge_pages(char *const *paths, size_t n, const char *formats,
+				const char *btf_base)
+{
+	const off_t big = (off_t)1 << 20;
+
+	if (!n)	/* the running kernel's BTF */
+		return at_least(btf_default_vmlinux_path(), big) || at_least(btf_base, big);
+	for (size_t i = 0; i < n; i++) {
+		if (cli_input_probe(paths[i], formats) != CLI_FORMAT_BTF)
+			continue;
+		if (at_least(paths[i], big) || at_least(btf_base, big))
+			return true;
+	}
+	return false;
 }

@@ -55,6 +55,23 @@ int cli_input_open(struct cli_input *in, const char *path, const char *formats,
 		   const char *btf_base, unsigned dwarf_flags,
 		   struct d2b_error *err);
 
+/* The format cli_input_open() would open PATH in, without opening it
+ * (CLI_FORMAT_NONE: none, or it cannot tell; cli_input_open() then reports
+ * why). */
+enum cli_format cli_input_probe(const char *path, const char *formats);
+
+/*
+ * Whether reading PATHS (N of them; none: the running kernel's BTF) as
+ * cli_input_open() would builds the model of a whole BTF of a MiB or more
+ * (the file or BTF_BASE that big): the run should then go on with malloc
+ * on huge pages (cli_reexec_on_huge_pages()). A vmlinux's BTF model is
+ * ~30 MB of fresh memory: `pahole -F btf -C task_struct vmlinux` took
+ * 6,500 page faults and 78 ms on 4 KiB pages, 22 ms on huge pages;
+ * `pfunct -F btf vmlinux` 92 -> 20 ms (the project's VM, 2026-12-05).
+ */
+bool cli_inputs_want_huge_pages(char *const *paths, size_t n, const char *formats,
+				const char *btf_base);
+
 /* Deliver the units (see above). Returns 0 or -1 with err set (consume's
  * error included). */
 int cli_input_run(struct cli_input *in, const struct cu_stream_options *opts,

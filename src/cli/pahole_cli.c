@@ -418,6 +418,8 @@ int pahole_main(int argc, char **argv)
 			return 64;
 		}
 	}
+	if (cli_inputs_want_huge_pages(argv + optind, (size_t)(argc - optind), formats, btf_base))
+		cli_reexec_on_huge_pages(argv);
 	/* No file: the running kernel's BTF, as pahole does. */
 	if (optind >= argc)
 		return run_file(NULL, "btf", btf_base, &so, threads, thread_bytes, &err) ?

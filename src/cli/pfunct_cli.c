@@ -278,6 +278,8 @@ int pfunct_main(int argc, char **argv)
 		return 1;
 	}
 
+	if (cli_inputs_want_huge_pages(argv + optind, (size_t)(argc - optind), formats, btf_base))
+		cli_reexec_on_huge_pages(argv);
 	run.printer = pfunct_printer_create(&opts, &err);
 	if (!run.printer)
 		return cli_fail("pfunct", &err);
