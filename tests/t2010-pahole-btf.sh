@@ -135,6 +135,48 @@ else
 	echo "note: no corpus, vmlinux not checked"
 fi
 
+# `pahole NAME`: without -C, a first argument that is no readable file
+# names types read from the running kernel's BTF (PAHOLE_VMLINUX_BTF_FILENAME
+# points ours at a fixture's): the same text as -C on that BTF, a list
+# too, a missing name as -C reports it (exit 0); a missing path (with a
+# '/') stays a missing file, and so does any name when there is no
+# running kernel's BTF to read.
+sole_src=$(echo "$fx" | grep 'gcc.O2.dwarf5$' | head -n 1)
+"$OURS" --btf_encode_detached="$tmp/sole.btf" "$sole_src" >/dev/null 2>&1 ||
+	d2b_fail "cannot encode $sole_src"
+sole_names=$("$OURS" -F btf -s "$tmp/sole.btf" | awk 'NR <= 2 { print $1 }' | paste -sd, -)
+[ -n "$sole_names" ] || d2b_fail "no struct in $sole_src"
+for names in "${sole_names%%,*}" "$sole_names" "no_such_type_zz"; do
+	for o in "" -E; do
+		# shellcheck disable=SC2086
+		PAHOLE_VMLINUX_BTF_FILENAME=$tmp/sole.btf "$OURS" $o "$names" >"$tmp/sole.out" 2>"$tmp/sole.err" ||
+			{ echo "FAIL: pahole $o $names: exit $?"; fails=$((fails + 1)); }
+		# shellcheck disable=SC2086
+		"$OURS" -F btf $o -C "$names" "$tmp/sole.btf" >"$tmp/sole.want" 2>"$tmp/sole.wanterr"
+		if ! cmp -s "$tmp/sole.out" "$tmp/sole.want" || ! cmp -s "$tmp/sole.err" "$tmp/sole.wanterr"; then
+			echo "FAIL: pahole $o $names differs from -C $names"
+			fails=$((fails + 1))
+		fi
+		checked=$((checked + 1))
+	done
+done
+grep -q "type 'no_such_type_zz' not found" "$tmp/sole.err" ||
+	{ echo "FAIL: pahole no_such_type_zz: '$(cat "$tmp/sole.err")'"; fails=$((fails + 1)); }
+PAHOLE_VMLINUX_BTF_FILENAME=$tmp/sole.btf "$OURS" "$tmp/no/such/file" >/dev/null 2>"$tmp/sole.err" &&
+	{ echo "FAIL: a missing path was read as type names"; fails=$((fails + 1)); }
+grep -q "No such file" "$tmp/sole.err" || { echo "FAIL: missing path: '$(cat "$tmp/sole.err")'"; fails=$((fails + 1)); }
+PAHOLE_VMLINUX_BTF_FILENAME=$tmp/no_kernel_btf "$OURS" "${sole_names%%,*}" >/dev/null 2>"$tmp/sole.err" &&
+	{ echo "FAIL: a name without a kernel BTF did not fail"; fails=$((fails + 1)); }
+[ "$(wc -l <"$tmp/sole.err")" = 1 ] || { echo "FAIL: not one line: $(cat "$tmp/sole.err")"; fails=$((fails + 1)); }
+# and as pahole 1.24 prints it from the running kernel's BTF, where there is one
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	"$OURS" list_head >"$tmp/sole.out" 2>/dev/null
+	"$ORACLE" list_head 2>/dev/null >"$tmp/sole.want"
+	cmp -s "$tmp/sole.out" "$tmp/sole.want" && [ -s "$tmp/sole.out" ] ||
+		{ echo "FAIL: pahole list_head differs from pahole 1.24's"; fails=$((fails + 1)); }
+	checked=$((checked + 1))
+fi
+
 [ "$checked" -gt 0 ] || d2b_fail "no comparison ran"
 echo "$checked comparisons: $fails failures, $xfails xfail (deliberate, docs/compat.md)"
 [ $fails -eq 0 ]

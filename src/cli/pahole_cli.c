@@ -342,6 +342,24 @@ bool pahole_wants_btf_encoding(int argc, char **argv)
 	return false;
 }
 
+/*
+ * `pahole task_struct`: without -C, a first argument that is no file we
+ * can read names the types (a list, as -C's), read from the running
+ * kernel's BTF; the other arguments are then ignored (pahole's "sole
+ * argument as class names"). Where pahole does this for any argument it
+ * cannot load, a missing path (one with a '/'), or any name when there is
+ * no running kernel's BTF to read, stays a missing file: one line and
+ * exit 1, not "type ... not found".
+ */
+static bool names_types(const char *arg)
+{
+	if (strchr(arg, '/') || !access(arg, R_OK))
+		return false;
+	if (errno != ENOENT && errno != EACCES && errno != ENOTDIR)
+		return false;
+	return !access(btf_default_vmlinux_path(), R_OK);
+}
+
 int pahole_main(int argc, char **argv)
 {
 	struct pahole_select_opts so = { .mode = PAHOLE_LAYOUT };
@@ -417,6 +435,10 @@ int pahole_main(int argc, char **argv)
 				argv[optind - 1]);
 			return 64;
 		}
+	}
+	if (!so.class_names && optind < argc && names_types(argv[optind])) {
+		so.class_names = argv[optind];
+		optind = argc;
 	}
 	if (cli_inputs_want_huge_pages(argv + optind, (size_t)(argc - optind), formats, btf_base))
 		cli_reexec_on_huge_pages(argv);
