@@ -52,6 +52,16 @@ const char *btf_default_vmlinux_path(void)
 	return env && *env ? env : "/sys/kernel/btf/vmlinux";
 }
 
+const char *btf_sysfs_module_base(const char *path)
+{
+	static const char dir[] = "/sys/kernel/btf/";
+
+	if (!path || strncmp(path, dir, sizeof(dir) - 1) || strstr(path, "/vmlinux") ||
+	    !path[sizeof(dir) - 1])
+		return NULL;
+	return btf_default_vmlinux_path();
+}
+
 /* ---- Reading the bytes ---- */
 
 /* Read a whole (possibly non-seekable, e.g. sysfs) file. */

@@ -70,6 +70,11 @@ struct btf_handle;
  * /sys/kernel/btf/vmlinux. */
 const char *btf_default_vmlinux_path(void);
 
+/* The base a module's BTF in sysfs is split against, as pahole takes it
+ * when none is given: for PATH /sys/kernel/btf/NAME (not vmlinux), the
+ * running kernel's BTF (btf_default_vmlinux_path()); NULL otherwise. */
+const char *btf_sysfs_module_base(const char *path);
+
 /* What PATH holds, without validating it: */
 enum btf_probe {
 	BTF_PROBE_NONE,		/* unreadable, or neither raw BTF nor ELF */

@@ -161,7 +161,8 @@ bool cli_inputs_want_huge_pages(char *const *paths, size_t n, const char *format
 	for (size_t i = 0; i < n; i++) {
 		if (cli_input_probe(paths[i], formats) != CLI_FORMAT_BTF)
 			continue;
-		if (at_least(paths[i], big) || at_least(btf_base, big))
+		if (at_least(paths[i], big) ||
+		    at_least(btf_base ? btf_base : btf_sysfs_module_base(paths[i]), big))
 			return true;
 	}
 	return false;

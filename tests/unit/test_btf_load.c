@@ -546,6 +546,27 @@ static void test_diff(const void *raw, uint32_t size)
 	strbuf_free(&out);
 }
 
+/* A module's BTF in sysfs is read on the running kernel's, as pahole
+ * does; nothing else gets a base by default. */
+static void test_sysfs_module_base(void)
+{
+	const char *m;
+
+	unsetenv("PAHOLE_VMLINUX_BTF_FILENAME");
+	m = btf_sysfs_module_base("/sys/kernel/btf/nf_tables");
+	CHECK(m && !strcmp(m, "/sys/kernel/btf/vmlinux"), "module base: %s", m ? m : "(none)");
+	CHECK(!btf_sysfs_module_base("/sys/kernel/btf/vmlinux"), "vmlinux has no base");
+	CHECK(!btf_sysfs_module_base("/sys/kernel/btf/"), "the directory has no base");
+	CHECK(!btf_sysfs_module_base("/tmp/nf_tables.btf"), "a file elsewhere has no base");
+	CHECK(!btf_sysfs_module_base("/sys/kernel/btfx/a"), "a look-alike has no base");
+	CHECK(!btf_sysfs_module_base(NULL), "no file has no base");
+	setenv("PAHOLE_VMLINUX_BTF_FILENAME", "/tmp/kernel.btf", 1);
+	m = btf_sysfs_module_base("/sys/kernel/btf/nf_tables");
+	CHECK(m && !strcmp(m, "/tmp/kernel.btf"), "the kernel's BTF where it is said: %s",
+	      m ? m : "(none)");
+	unsetenv("PAHOLE_VMLINUX_BTF_FILENAME");
+}
+
 int main(void)
 {
 	struct btf *b = sample();
@@ -566,6 +587,7 @@ int main(void)
 	test_cycles();
 	test_depth();
 	test_split();
+	test_sysfs_module_base();
 	btf__free(b);
 	if (failures) {
 		fprintf(stderr, "%d failure(s)\n", failures);
