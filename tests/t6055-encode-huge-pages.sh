@@ -131,5 +131,12 @@ if [ $thp = yes ] && [ -z "$san" ] && [ -n "$btf_input" ] && [ -x /usr/bin/time 
 		[ -s "$tmp/btf.huge" ] || d2b_fail "$cmd: no output"
 		echo "$cmd $btf_input: $n page faults"
 	done
+	# btfdiff the same way (and "btfdiff" as argv[0] in the second run)
+	env -u GLIBC_TUNABLES -u D2B_NO_HUGEPAGE /usr/bin/time -f '%R' -o "$tmp/faults" \
+		"$D2B" btfdiff "$btf_input" "$btf_input" >"$tmp/btf.huge" || d2b_fail "btfdiff $btf_input failed"
+	n=$(tail -n 1 "$tmp/faults")
+	[ "$n" -lt 400 ] || d2b_fail "btfdiff $btf_input: $n page faults (not on huge pages?)"
+	grep -q '^btfdiff: equal' "$tmp/btf.huge" || d2b_fail "btfdiff $btf_input: $(cat "$tmp/btf.huge")"
+	echo "btfdiff $btf_input: $n page faults"
 fi
 echo "THP: $thp"

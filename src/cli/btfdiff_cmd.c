@@ -13,6 +13,7 @@
 #include "btf/btf_diff.h"
 #include "btf/btf_load.h"
 #include "cli/cli.h"
+#include "cli/cli_input.h"
 
 static const char btfdiff_usage[] =
 	"usage: dwarf2btf btfdiff [OPTIONS] A B\n"
@@ -79,6 +80,10 @@ int btfdiff_main(int argc, char **argv)
 		fputs(btfdiff_usage, stderr);
 		return 2;
 	}
+	/* two vmlinux BTFs: ~35 MB of fresh memory (0.17 -> 0.13 s on
+	 * huge pages, 7,500 -> 84 page faults) */
+	if (cli_inputs_want_huge_pages(argv + optind, 2, "btf", base_a ? base_a : base_b))
+		cli_reexec_on_huge_pages(argv);
 	a = btf_handle_open(argv[optind], base_a, &err);
 	if (a)
 		b = btf_handle_open(argv[optind + 1], base_b, &err);

@@ -155,8 +155,10 @@ static int dispatch(int argc, char **argv)
 
 	self = self ? self + 1 : argv[0];
 	cmd = find_command(self);
-	/* "encode": how the encoder runs itself again (cli_reexec_on_huge_pages) */
-	if (cmd && (!strcmp(self, "pahole") || !strcmp(self, "pfunct") || !strcmp(self, "encode")))
+	/* "encode", "btfdiff": how those run themselves again
+	 * (cli_reexec_on_huge_pages: argv[0] is the command's name) */
+	if (cmd && (!strcmp(self, "pahole") || !strcmp(self, "pfunct") || !strcmp(self, "encode") ||
+		    !strcmp(self, "btfdiff")))
 		return cmd->main(argc, argv);
 
 	if (argc < 2)
