@@ -331,6 +331,20 @@ struct tinfo {
 	size_t rec;		/* own: record offset; base: 0 */
 };
 
+/* type_info() of own type ID: every field set, the info word read once */
+static inline void own_info(const struct raw_check *c, uint32_t id, struct tinfo *ti)
+{
+	uint32_t info;
+
+	ti->rec = c->offs[id - c->start_id];
+	ti->name_off = rd32(c, ti->rec);
+	info = rd32(c, ti->rec + 4);
+	ti->kind = (info >> 24) & 0x1f;
+	ti->vlen = info & 0xffff;
+	ti->kflag = info >> 31;
+	ti->type = rd32(c, ti->rec + 8);
+}
+
 static void type_info(const struct raw_check *c, uint32_t id, struct tinfo *ti)
 {
 	memset(ti, 0, sizeof(*ti));
@@ -346,12 +360,7 @@ static void type_info(const struct raw_check *c, uint32_t id, struct tinfo *ti)
 		ti->name_off = t->name_off;
 		return;
 	}
-	ti->rec = c->offs[id - c->start_id];
-	ti->name_off = rd32(c, ti->rec);
-	ti->kind = (rd32(c, ti->rec + 4) >> 24) & 0x1f;
-	ti->vlen = rd32(c, ti->rec + 4) & 0xffff;
-	ti->kflag = rd32(c, ti->rec + 4) >> 31;
-	ti->type = rd32(c, ti->rec + 8);
+	own_info(c, id, ti);
 }
 
 /* The kind of any id below start_id + nr (own or base). */
@@ -365,17 +374,13 @@ static inline unsigned kind_of(const struct raw_check *c, uint32_t id)
 	return c->kinds[id - c->start_id];
 }
 
-static bool is_type_kind(unsigned kind)
+/* The kinds that are no type (a reference may not name them), by bit. */
+#define NOT_TYPE_KINDS (1u << BTF_KIND_UNKN | 1u << BTF_KIND_FUNC | 1u << BTF_KIND_VAR | \
+			1u << BTF_KIND_DATASEC | 1u << BTF_KIND_DECL_TAG)
+
+static inline bool is_type_kind(unsigned kind)
 {
-	switch (kind) {
-	case BTF_KIND_FUNC:
-	case BTF_KIND_VAR:
-	case BTF_KIND_DATASEC:
-	case BTF_KIND_DECL_TAG:
-	case BTF_KIND_UNKN:
-		return false;
-	}
-	return true;
+	return !(NOT_TYPE_KINDS >> (kind & 31) & 1);
 }
 
 /* Fast tests of what check_name() and check_ref() accept, for the loops
@@ -390,14 +395,9 @@ static inline bool name_fine(const struct raw_check *c, uint32_t off)
 
 static inline bool ref_fine(const struct raw_check *c, uint32_t ref, bool void_ok)
 {
-	/* bit K: kind K is a type (is_type_kind()) */
-	const uint32_t types = ~(1u << BTF_KIND_UNKN | 1u << BTF_KIND_FUNC | 1u << BTF_KIND_VAR |
-				 1u << BTF_KIND_DATASEC | 1u << BTF_KIND_DECL_TAG);
-
 	if (!ref)
 		return void_ok;
-	return ref >= c->start_id && ref < c->id_end &&
-	       (types >> (c->kinds[ref - c->start_id] & 31) & 1);
+	return ref >= c->start_id && ref < c->id_end && is_type_kind(c->kinds[ref - c->start_id]);
 }
 
 static int check_name(const struct raw_check *c, uint32_t id, size_t at,
@@ -475,16 +475,7 @@ static int check_one(const struct raw_check *c, uint32_t id)
 	struct tinfo ti;
 	size_t p;
 
-	uint32_t info;
-
-	/* own types only (type_info() without the base's branch) */
-	ti.rec = c->offs[id - c->start_id];
-	ti.name_off = rd32(c, ti.rec);
-	info = rd32(c, ti.rec + 4);
-	ti.kind = (info >> 24) & 0x1f;
-	ti.vlen = info & 0xffff;
-	ti.kflag = info >> 31;
-	ti.type = rd32(c, ti.rec + 8);
+	own_info(c, id, &ti);
 	p = ti.rec + BTF_REC;
 	if (!name_fine(c, ti.name_off) && check_name(c, id, ti.rec, ti.name_off))
 		return -1;

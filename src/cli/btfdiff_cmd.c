@@ -81,7 +81,7 @@ int btfdiff_main(int argc, char **argv)
 		return 2;
 	}
 	/* two vmlinux BTFs: ~35 MB of fresh memory (0.17 -> 0.13 s on
-	 * huge pages, 7,500 -> 84 page faults) */
+	 * huge pages, 7,500 -> ~130 page faults) */
 	if (cli_inputs_want_huge_pages(argv + optind, 2, "btf", base_a ? base_a : base_b))
 		cli_reexec_on_huge_pages(argv);
 	a = btf_handle_open(argv[optind], base_a, &err);

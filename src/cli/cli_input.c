@@ -37,6 +37,12 @@ static enum cli_format has_format(const char *path, const char *name, size_t len
 	return CLI_FORMAT_NONE;
 }
 
+/* BTF_BASE, else the base pahole takes for a module's BTF in sysfs. */
+static const char *base_for(const char *path, const char *btf_base)
+{
+	return btf_base ? btf_base : btf_sysfs_module_base(path);
+}
+
 static int try_format(struct cli_input *in, const char *path, const char *name,
 		      size_t len, const char *btf_base, unsigned dwarf_flags,
 		      struct d2b_error *err)
@@ -48,7 +54,7 @@ static int try_format(struct cli_input *in, const char *path, const char *name,
 		in->format = CLI_FORMAT_DWARF;
 		return 0;
 	case CLI_FORMAT_BTF:
-		in->btf = btf_handle_open(path, btf_base, err);
+		in->btf = btf_handle_open(path, base_for(path, btf_base), err);
 		if (!in->btf)
 			return -1;
 		in->format = CLI_FORMAT_BTF;
@@ -161,8 +167,7 @@ bool cli_inputs_want_huge_pages(char *const *paths, size_t n, const char *format
 	for (size_t i = 0; i < n; i++) {
 		if (cli_input_probe(paths[i], formats) != CLI_FORMAT_BTF)
 			continue;
-		if (at_least(paths[i], big) ||
-		    at_least(btf_base ? btf_base : btf_sysfs_module_base(paths[i]), big))
+		if (at_least(paths[i], big) || at_least(base_for(paths[i], btf_base), big))
 			return true;
 	}
 	return false;

@@ -446,12 +446,8 @@ int pahole_main(int argc, char **argv)
 	if (optind >= argc)
 		return run_file(NULL, "btf", btf_base, &so, threads, thread_bytes, &err) ?
 			       cli_fail("pahole", &err) : 0;
-	for (int i = optind; i < argc; i++) {
-		/* a module's BTF in sysfs: on the running kernel's, as pahole */
-		const char *base = btf_base ? btf_base : btf_sysfs_module_base(argv[i]);
-
-		if (run_file(argv[i], formats, base, &so, threads, thread_bytes, &err))
+	for (int i = optind; i < argc; i++)
+		if (run_file(argv[i], formats, btf_base, &so, threads, thread_bytes, &err))
 			return cli_fail("pahole", &err);
-	}
 	return 0;
 }

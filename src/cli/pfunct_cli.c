@@ -284,9 +284,8 @@ int pfunct_main(int argc, char **argv)
 	if (!run.printer)
 		return cli_fail("pfunct", &err);
 	for (int i = optind; i < argc && !rc; i++) {
-		rc = run_file(argv[i], formats,
-			      btf_base ? btf_base : btf_sysfs_module_base(argv[i]), &run,
-			      threads, thread_bytes, opts.decl_info);
+		rc = run_file(argv[i], formats, btf_base, &run, threads, thread_bytes,
+			      opts.decl_info);
 		if (pfunct_printer_done(run.printer))
 			break;
 	}
