@@ -42,8 +42,9 @@ struct cli_input {
 /*
  * Open PATH in the first format of FORMATS it has. BTF_BASE (may be NULL)
  * is the base of split BTF (NULL: none, but a module's BTF in sysfs is read
- * on the running kernel's, as pahole does: btf_sysfs_module_base()). A file that has a format (an ELF file with
- * .debug_info for "dwarf"; raw BTF, or an ELF file with .BTF, for "btf")
+ * on the running kernel's, as pahole does: btf_sysfs_module_base()). A
+ * file that has a format (an ELF file with .debug_info for "dwarf"; raw
+ * BTF, or an ELF file with .BTF, for "btf")
  * but fails to open in it stops the search with that error (corrupt BTF is
  * reported, not skipped). A file with none of the formats (unknown names
  * never match) fails with "file 'PATH' has no LIST type information.", as
