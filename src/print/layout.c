@@ -42,6 +42,10 @@ bool layout_has_alignment_info(struct layout_cache *lc)
 		return cu->has_alignment_info;
 	}
 	lc->alignment_info = 0;
+	/* BTF holds no alignment: not a walk over ~100 k types and their
+	 * members for nothing (0.7 ms of `pahole task_struct`) */
+	if (cu->from_btf)
+		return false;
 	for (uint32_t i = 0; i < cu->nr_types && !lc->alignment_info; i++) {
 		const struct type *t = cu->types[i];
 
