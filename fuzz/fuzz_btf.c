@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fuzz_btf: bytes -> raw BTF validated and loaded (btf_handle_open_memory)
- * -> one cu_model (btf_handle_load_model) -> pahole's layout text and
+ * -> one cu_model (btf_handle_load_model; the partial one pahole -C builds
+ * when byte 0 selects -C) -> pahole's layout text and
  * pfunct's listing, built in memory, as `pahole -F btf` / `pfunct -F btf`
  * drive them.
  *
@@ -46,7 +47,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (err.set)
 		__builtin_trap();		/* success must not leave an error */
-	cu = btf_handle_load_model(h, &err);
+	/* with -C names, the partial model pahole builds for them
+	 * (cli_input_run()); pfunct's listing then sees no functions */
+	if (so.class_names) {
+		static const char *const names[] = { "pair", "list", "node", "s", "u", "foo",
+						     "task_struct" };
+		const struct btf_model_only only = { names, sizeof(names) / sizeof(names[0]),
+						     NULL };
+
+		cu = btf_handle_load_model(h, &only, &err);
+	} else {
+		cu = btf_handle_load_model(h, NULL, &err);
+	}
 	if (!cu)
 		goto out;
 	if (!cu->from_btf)

@@ -1043,6 +1043,9 @@ struct builder {
 	struct type **by_id;		/* NULL: not a model type (or void) */
 	uint32_t *fn_of;		/* id -> functions[] index + 1 */
 	uint32_t *var_of;		/* id -> variables[] index + 1 */
+	/* A partial model (btf_handle_load_model()'s ONLY): the ids built,
+	 * NULL for all of them */
+	uint8_t *want;
 	struct d2b_error *err;
 };
 
@@ -1353,6 +1356,8 @@ static int build(struct builder *b)
 	for (uint32_t id = 1; id < b->nr_ids; id++) {
 		unsigned kind = btf_kind(b->recs[id]);
 
+		if (b->want && !b->want[id])
+			continue;
 		nt += is_model_type(kind);
 		nf += kind == BTF_KIND_FUNC;
 		nv += kind == BTF_KIND_VAR;
@@ -1369,7 +1374,7 @@ static int build(struct builder *b)
 		unsigned kind = btf_kind(t);
 		struct type *ty;
 
-		if (!is_model_type(kind))
+		if (!is_model_type(kind) || (b->want && !b->want[id]))
 			continue;
 		ty = arena_zalloc(&cu->arena, sizeof(*ty));
 		if (!ty)
@@ -1420,6 +1425,8 @@ static int build(struct builder *b)
 	for (uint32_t id = 1; id < b->nr_ids; id++) {
 		unsigned kind = btf_kind(b->recs[id]);
 
+		if (b->want && !b->want[id])
+			continue;
 		if (kind == BTF_KIND_FUNC) {
 			if (fill_function(b, id, &cu->functions[cu->nr_functions++]))
 				return -1;
@@ -1433,14 +1440,119 @@ static int build(struct builder *b)
 		return -1;
 	/* Pass 3: DECL_TAGs, in id order. */
 	for (uint32_t id = 1; id < b->nr_ids; id++) {
-		if (btf_kind(b->recs[id]) == BTF_KIND_DECL_TAG &&
+		if (btf_kind(b->recs[id]) == BTF_KIND_DECL_TAG && (!b->want || b->want[id]) &&
 		    attach_decl_tag(b, id))
 			return -1;
 	}
 	return 0;
 }
 
+/* Whether the type record T is named one of ONLY's names. */
+static bool named_one_of(const struct builder *b, const struct btf_type *t,
+			 const struct btf_model_only *only)
+{
+	const char *name = t->name_off ? btf__name_by_offset(b->btf, t->name_off) : NULL;
+	size_t lo = 0, hi = only->nr_names;
+
+	if (!name || !*name)
+		return false;
+	if (!only->order) {
+		for (size_t i = 0; i < only->nr_names; i++)
+			if (!strcmp(only->names[i], name))
+				return true;
+		return false;
+	}
+	while (lo < hi) {	/* sorted by order[] */
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(only->names[only->order[mid]], name);
+
+		if (!c)
+			return true;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/* Type id REF of a wanted type: wanted too (pushed on STACK once). */
+static void want_ref(struct builder *b, uint32_t ref, uint32_t *stack, size_t *nr)
+{
+	if (ref && ref < b->nr_ids && !b->want[ref]) {
+		b->want[ref] = 1;
+		stack[(*nr)++] = ref;
+	}
+}
+
+/*
+ * b->want for a partial model: every model type named one of ONLY's names
+ * (whatever its kind: the printers pick among them as in the whole model,
+ * where they come in the same order), every type those reach by any
+ * reference at any depth (pointers too: what printing them may read, for
+ * -E and --expand_pointers as well), and the DECL_TAGs on those. From
+ * task_struct that is about 6,200 of the Debian kernel's 126 k types. Each
+ * id is pushed once, so the stack needs no more than one slot an id.
+ */
+static int want_closure(struct builder *b, const struct btf_model_only *only)
+{
+	uint32_t *stack = malloc((size_t)b->nr_ids * sizeof(*stack));
+	size_t nr = 0;
+
+	b->want = calloc(b->nr_ids, 1);
+	if (!stack || !b->want) {
+		free(stack);
+		return d2b_error_oom(b->err);
+	}
+	for (uint32_t id = 1; id < b->nr_ids; id++)
+		if (is_model_type(btf_kind(b->recs[id])) && named_one_of(b, b->recs[id], only)) {
+			b->want[id] = 1;
+			stack[nr++] = id;
+		}
+	while (nr) {
+		const struct btf_type *t = b->recs[stack[--nr]];
+		uint16_t n = btf_vlen(t);
+
+		switch (btf_kind(t)) {
+		case BTF_KIND_PTR:
+		case BTF_KIND_CONST:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_TYPE_TAG:
+			want_ref(b, t->type, stack, &nr);
+			break;
+		case BTF_KIND_ARRAY:
+			want_ref(b, btf_array(t)->type, stack, &nr);
+			want_ref(b, btf_array(t)->index_type, stack, &nr);
+			break;
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+			for (uint16_t i = 0; i < n; i++)
+				want_ref(b, btf_members(t)[i].type, stack, &nr);
+			break;
+		case BTF_KIND_FUNC_PROTO:
+			want_ref(b, t->type, stack, &nr);
+			for (uint16_t i = 0; i < n; i++)
+				want_ref(b, btf_params(t)[i].type, stack, &nr);
+			break;
+		default:	/* INT, FLOAT, ENUM, ENUM64, FWD: no references */
+			break;
+		}
+	}
+	free(stack);
+	/* the tags on wanted types (a tag names its target, not the reverse) */
+	for (uint32_t id = 1; id < b->nr_ids; id++) {
+		const struct btf_type *t = b->recs[id];
+
+		if (btf_kind(t) == BTF_KIND_DECL_TAG && t->type < b->nr_ids && b->want[t->type])
+			b->want[id] = 1;
+	}
+	return 0;
+}
+
 struct cu_model *btf_handle_load_model(const struct btf_handle *h,
+				       const struct btf_model_only *only,
 				       struct d2b_error *err)
 {
 	struct d2b_error local = { 0 };
@@ -1471,14 +1583,18 @@ struct cu_model *btf_handle_load_model(const struct btf_handle *h,
 	}
 	for (uint32_t id = 0; id < b.nr_ids; id++)
 		b.recs[id] = btf__type_by_id(b.btf, id);
+	if (only && only->nr_names && want_closure(&b, only))
+		goto fail;
 	if (build(&b))
 		goto fail;
+	free(b.want);
 	free(b.recs);
 	free(b.by_id);
 	free(b.fn_of);
 	free(b.var_of);
 	return cu;
 fail:
+	free(b.want);
 	free(b.recs);
 	free(b.by_id);
 	free(b.fn_of);

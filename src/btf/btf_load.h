@@ -111,12 +111,25 @@ const struct btf *btf_handle_btf(const struct btf_handle *h);
  * for split BTF. */
 uint32_t btf_handle_start_id(const struct btf_handle *h);
 
+/* What a partial model holds (pahole -C): the types named NAMES[0..NR)
+ * and all they reach. ORDER: NULL, or the names' indexes in strcmp()
+ * order (load_sort_type_names()) for a binary search. */
+struct btf_model_only {
+	const char *const *names;
+	size_t nr_names;
+	const uint32_t *order;
+};
+
 /*
  * Convert everything (see above) into a new cu_model the caller owns
- * (cu_model_destroy). It must be destroyed before the handle is closed.
+ * (cu_model_destroy), or with ONLY (not NULL, with names) only the types
+ * it names, every type they reach and the DECL_TAGs on those, in id order
+ * as in the whole model, without functions or variables: what printing
+ * the named types reads. It must be destroyed before the handle is closed.
  * Returns NULL with err set (out of memory only: the BTF was validated).
  */
 struct cu_model *btf_handle_load_model(const struct btf_handle *h,
+				       const struct btf_model_only *only,
 				       struct d2b_error *err);
 
 #endif

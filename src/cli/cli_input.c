@@ -127,13 +127,21 @@ int cli_input_run(struct cli_input *in, const struct cu_stream_options *opts,
 	switch (in->format) {
 	case CLI_FORMAT_DWARF:
 		return cu_stream_run(&in->dwarf.dwarf, opts, consume, ctx, NULL, err);
-	case CLI_FORMAT_BTF:
-		cu = btf_handle_load_model(in->btf, err);
+	case CLI_FORMAT_BTF: {
+		/* pahole -C: the named types and what they reach */
+		const struct btf_model_only only = {
+			.names = opts->load.only_types,
+			.nr_names = opts->load.nr_only_types,
+			.order = opts->load.only_types_order,
+		};
+
+		cu = btf_handle_load_model(in->btf, only.nr_names ? &only : NULL, err);
 		if (!cu)
 			return -1;
 		rc = consume(ctx, cu, err);
 		cu_model_destroy(cu);
 		return rc;
+	}
 	case CLI_FORMAT_NONE:
 		break;
 	}

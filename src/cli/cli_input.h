@@ -74,8 +74,9 @@ enum cli_format cli_input_probe(const char *path, const char *formats);
 bool cli_inputs_want_huge_pages(char *const *paths, size_t n, const char *formats,
 				const char *btf_base);
 
-/* Deliver the units (see above). Returns 0 or -1 with err set (consume's
- * error included). */
+/* Deliver the units (see above); with opts->load.only_types, partial
+ * models of DWARF units and of a BTF alike. Returns 0 or -1 with err set
+ * (consume's error included). */
 int cli_input_run(struct cli_input *in, const struct cu_stream_options *opts,
 		  cu_consumer_fn consume, void *ctx, struct d2b_error *err);
 

@@ -298,6 +298,9 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 		fprintf(stderr, "d2b-units: %zu units, %zu partial, %zu types\n",
 			r.nr_units, r.nr_partial, r.nr_types);
 	}
+	/* and how many of a BTF's types its model (partial with -C) holds */
+	if (in.format == CLI_FORMAT_BTF && r.timed)
+		fprintf(stderr, "d2b-btf-model: %zu types\n", r.nr_types);
 	free(order);
 	free(names);
 	free(names_buf);

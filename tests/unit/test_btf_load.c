@@ -99,7 +99,7 @@ static void test_model(const void *raw, uint32_t size)
 	CHECK(h, "open: %s", err.msg);
 	if (!h)
 		return;
-	cu = btf_handle_load_model(h, &err);
+	cu = btf_handle_load_model(h, NULL, &err);
 	CHECK(cu, "model: %s", err.msg);
 	if (!cu) {
 		btf_handle_close(h);
@@ -233,6 +233,63 @@ static size_t rec_off(const struct btf *b, const uint8_t *raw, uint32_t id)
 	return hdr_len + type_off +
 	       (size_t)((const uint8_t *)btf__type_by_id(b, id) -
 			(const uint8_t *)btf__type_by_id(b, 1));
+}
+
+/* A partial model (pahole -C): the named types, what they reach at any
+ * depth, the DECL_TAGs on those; nothing else, in id order. */
+static void test_partial(const void *raw, uint32_t size)
+{
+	static const char *const names[] = { "foo_t", "no_such", "u" };
+	const struct btf_model_only only = { names, 3, NULL };
+	static const char *const sorted_names[] = { "wide", "sgn", "foo" };
+	static const uint32_t order[] = { 2, 1, 0 };	/* foo, sgn, wide */
+	const struct btf_model_only only_sorted = { sorted_names, 3, order };
+	struct d2b_error err = { 0 };
+	struct btf_handle *h = btf_handle_open_memory("sample.btf", raw, size, NULL, &err);
+	struct cu_model *cu;
+	const struct type *t;
+
+	CHECK(h, "open: %s", err.msg);
+	if (!h)
+		return;
+	cu = btf_handle_load_model(h, &only, &err);
+	CHECK(cu, "partial model: %s", err.msg);
+	if (cu) {
+		/* foo_t -> foo -> int, ptr -> tag -> char, ptr -> foo; u ->
+		 * int, ptr -> tags -> int */
+		static const uint32_t want[] = { ID_INT, ID_CHAR, ID_PTR_USER_CHAR,
+						 ID_PTR_TWO_TAGS, ID_STRUCT_FOO, ID_PTR_FOO,
+						 ID_UNION_U, ID_TYPEDEF };
+
+		CHECK(cu->nr_types == sizeof(want) / sizeof(want[0]), "partial: %u types",
+		      cu->nr_types);
+		for (uint32_t i = 0; i < cu->nr_types && i < sizeof(want) / sizeof(want[0]); i++)
+			CHECK(cu->types[i]->die_offset == want[i] && cu->types[i]->id == i,
+			      "partial: type %u is [%u], want [%u]", i,
+			      (unsigned)cu->types[i]->die_offset, want[i]);
+		CHECK(!cu->nr_functions && !cu->nr_variables, "partial: no functions, variables");
+		t = by_btf_id(cu, ID_STRUCT_FOO);
+		CHECK(t && t->tags && STREQ(t->tags->value, "stag"), "partial: struct decl tag");
+		CHECK(t && t->composite.nr_members == 4 && t->composite.members[2].tags &&
+		      STREQ(t->composite.members[2].tags->value, "mtag"),
+		      "partial: member decl tag");
+		t = by_btf_id(cu, ID_PTR_TWO_TAGS);
+		CHECK(t && t->type == by_btf_id(cu, ID_INT) && t->tags && t->tags->next,
+		      "partial: pointer's type tags");
+		CHECK(!by_btf_id(cu, ID_ENUM_SIGNED) && !by_btf_id(cu, ID_ANON),
+		      "partial: unreached types left out");
+		cu_model_destroy(cu);
+	}
+	/* names looked up by binary search in ORDER */
+	cu = btf_handle_load_model(h, &only_sorted, &err);
+	CHECK(cu, "partial model, sorted names: %s", err.msg);
+	if (cu) {
+		CHECK(by_btf_id(cu, ID_ENUM_SIGNED) && by_btf_id(cu, ID_ENUM64) &&
+		      by_btf_id(cu, ID_STRUCT_FOO) && !by_btf_id(cu, ID_TYPEDEF) &&
+		      !by_btf_id(cu, ID_UNION_U), "partial, sorted names: the three and no more");
+		cu_model_destroy(cu);
+	}
+	btf_handle_close(h);
 }
 
 static void test_corrupt(const struct btf *b, const uint8_t *raw, uint32_t size)
@@ -446,7 +503,7 @@ static void test_split(void)
 	CHECK(hs, "split: %s", err.msg);
 	if (hs) {
 		CHECK(btf_handle_start_id(hs) == 4, "start id %u", btf_handle_start_id(hs));
-		cu = btf_handle_load_model(hs, &err);
+		cu = btf_handle_load_model(hs, NULL, &err);
 		CHECK(cu && cu->nr_types == 5, "split model types %u", cu ? cu->nr_types : 0);
 		if (cu && cu->nr_types == 5) {
 			const struct type *m = cu_model_type_at_offset(cu, 4);
@@ -581,6 +638,7 @@ int main(void)
 	CHECK(raw && size > 24, "raw data");
 	if (raw) {
 		test_model(raw, size);
+		test_partial(raw, size);
 		test_corrupt(b, raw, size);
 		test_diff(raw, size);
 	}
