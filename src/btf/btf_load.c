@@ -1491,8 +1491,9 @@ static void want_ref(struct builder *b, uint32_t ref, uint32_t *stack, size_t *n
  * where they come in the same order), every type those reach by any
  * reference at any depth (pointers too: what printing them may read, for
  * -E and --expand_pointers as well), and the DECL_TAGs on those. From
- * task_struct that is about 6,200 of the Debian kernel's 126 k types. Each
- * id is pushed once, so the stack needs no more than one slot an id.
+ * task_struct: 7,057 of the 52,839 model types of the Debian 6.1 vmlinux,
+ * 6,218 of 69,445 in a 6.18 kernel's. Each id is pushed once, so the
+ * stack needs no more than one slot an id.
  */
 static int want_closure(struct builder *b, const struct btf_model_only *only)
 {
