@@ -78,6 +78,26 @@ d2b_finish() {
 	[ "$fails" -eq 0 ]
 }
 
+# d2b_same_partial FILE OPTS...: "$OURS" OPTS FILE prints, stdout and
+# stderr, what it prints with D2B_PAHOLE_FULL_WALK=1 (pahole -C's partial
+# models against the whole ones: t2032 for DWARF, t2033 for BTF); counts
+# a check, reports a difference with fail, and an empty output too. Needs
+# $OURS and $tmp.
+d2b_same_partial() {
+	local f=$1 b=$tmp/run
+	shift
+	"$OURS" "$@" "$f" >"$b.part" 2>"$b.part.err"
+	D2B_PAHOLE_FULL_WALK=1 "$OURS" "$@" "$f" >"$b.full" 2>"$b.full.err"
+	checked=$((checked + 1))
+	if ! cmp -s "$b.part" "$b.full" || ! cmp -s "$b.part.err" "$b.full.err"; then
+		fail "$f $*: the partial model differs from the whole one"
+		diff -u "$b.full" "$b.part" | head -20
+		diff -u "$b.full.err" "$b.part.err" | head -5
+		return
+	fi
+	[ -s "$b.part" ] || [ -s "$b.part.err" ] || fail "$f $*: no output at all"
+}
+
 # d2b_base_btf VMLINUX OUT: VMLINUX's .BTF into the raw file OUT (objcopy);
 # prints its number of types (bpftool). Non-zero if either fails.
 d2b_base_btf() {

@@ -45,18 +45,7 @@ names() {
 
 # same FILE OPTS...: the partial load prints what the full walk prints
 same() {
-	local f=$1 b=$tmp/run
-	shift
-	"$OURS" "$@" "$f" >"$b.part" 2>"$b.part.err"
-	D2B_PAHOLE_FULL_WALK=1 "$OURS" "$@" "$f" >"$b.full" 2>"$b.full.err"
-	checked=$((checked + 1))
-	if ! cmp -s "$b.part" "$b.full" || ! cmp -s "$b.part.err" "$b.full.err"; then
-		fail "$f $*: the partial load differs from the full walk"
-		diff -u "$b.full" "$b.part" | head -20
-		diff -u "$b.full.err" "$b.part.err" | head -5
-		return
-	fi
-	[ -s "$b.part" ] || [ -s "$b.part.err" ] || fail "$f $*: no output at all"
+	d2b_same_partial "$@"
 }
 
 # units FILE NAME [ENV]: the d2b-units line ("N units, P partial, T types")

@@ -32,18 +32,9 @@ names() {
 
 # same BTF OPTS...: the partial model prints what the whole one prints
 same() {
-	local f=$1 b=$tmp/run
+	local f=$1
 	shift
-	"$OURS" -F btf "$@" "$f" >"$b.part" 2>"$b.part.err"
-	D2B_PAHOLE_FULL_WALK=1 "$OURS" -F btf "$@" "$f" >"$b.full" 2>"$b.full.err"
-	checked=$((checked + 1))
-	if ! cmp -s "$b.part" "$b.full" || ! cmp -s "$b.part.err" "$b.full.err"; then
-		fail "$f $*: the partial model differs from the whole one"
-		diff -u "$b.full" "$b.part" | head -20
-		diff -u "$b.full.err" "$b.part.err" | head -5
-		return
-	fi
-	[ -s "$b.part" ] || [ -s "$b.part.err" ] || fail "$f $*: no output at all"
+	d2b_same_partial "$f" -F btf "$@"
 }
 
 # model_types BTF NAME [ENV]: the types of the model a -C NAME run built
