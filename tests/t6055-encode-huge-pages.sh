@@ -109,11 +109,12 @@ if [ $thp = yes ] && [ -z "$san" ] && [ -n "$corpus" ] && [ -f "$corpus/modules/
 fi
 
 # A reader of a whole BTF of a MiB or more (pahole/pfunct -F btf, no file:
-# the running kernel's) runs itself again the same way
-# (cli_inputs_want_huge_pages()), its model's blocks from the heap: pahole
-# -F btf -C task_struct of the vmlinux took ~6,500 page faults on 4 KiB
-# pages, 420 or 930 with the blocks mapped apart, ~130 now. The output is
-# the same with D2B_NO_HUGEPAGE=1, which keeps one process.
+# the running kernel's; cli_inputs_want_huge_pages()) takes its blocks
+# from a heap span on huge pages in the same process
+# (cli_heap_for_big_model(): one exec, not two): pahole -F btf of the
+# vmlinux took ~6,500 page faults on 4 KiB pages, 420 or 930 with the
+# blocks mapped apart, ~130 run again on huge pages, ~100 now. The output
+# is the same with D2B_NO_HUGEPAGE=1 (4 KiB pages).
 btf_input=
 [ -n "$corpus" ] && btf_input=$corpus/vmlinux
 [ -z "$btf_input" ] && [ -r /sys/kernel/btf/vmlinux ] && btf_input=/sys/kernel/btf/vmlinux
@@ -131,6 +132,13 @@ if [ $thp = yes ] && [ -z "$san" ] && [ -n "$btf_input" ] && [ -x /usr/bin/time 
 		[ -s "$tmp/btf.huge" ] || d2b_fail "$cmd: no output"
 		echo "$cmd $btf_input: $n page faults"
 	done
+	if command -v strace >/dev/null; then
+		env -u GLIBC_TUNABLES -u D2B_NO_HUGEPAGE strace -f -e trace=execve -o "$tmp/trace" \
+			"$D2B" pahole -F btf -C task_struct "$btf_input" >/dev/null ||
+			d2b_fail "pahole -F btf -C task_struct $btf_input failed under strace"
+		n=$(grep -c 'execve(' "$tmp/trace")
+		[ "$n" = 1 ] || d2b_fail "pahole -F btf: $n execs, want 1 (run again?)"
+	fi
 	# btfdiff the same way (and "btfdiff" as argv[0] in the second run)
 	env -u GLIBC_TUNABLES -u D2B_NO_HUGEPAGE /usr/bin/time -f '%R' -o "$tmp/faults" \
 		"$D2B" btfdiff "$btf_input" "$btf_input" >"$tmp/btf.huge" || d2b_fail "btfdiff $btf_input failed"

@@ -8,6 +8,7 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "btf/btf_diff.h"
@@ -56,6 +57,7 @@ int btfdiff_main(int argc, char **argv)
 	struct btf_diff_stats st = { 0 };
 	struct d2b_error err = { 0 };
 	bool quiet = false;
+	void *big = NULL;
 	long n;
 	int c, rc;
 
@@ -83,12 +85,13 @@ int btfdiff_main(int argc, char **argv)
 	/* two vmlinux BTFs: ~35 MB of fresh memory (0.17 -> 0.13 s on
 	 * huge pages, 7,500 -> ~130 page faults) */
 	if (cli_inputs_want_huge_pages(argv + optind, 2, "btf", base_a ? base_a : base_b))
-		cli_reexec_on_huge_pages(argv);
+		big = cli_heap_for_big_model(argv);
 	a = btf_handle_open(argv[optind], base_a, &err);
 	if (a)
 		b = btf_handle_open(argv[optind + 1], base_b, &err);
 	if (!a || !b) {
 		btf_handle_close(a);
+		free(big);
 		return fail(&err);
 	}
 	n = btf_diff(btf_handle_btf(a), btf_handle_start_id(a),
@@ -115,5 +118,6 @@ int btfdiff_main(int argc, char **argv)
 	strbuf_free(&out);
 	btf_handle_close(a);
 	btf_handle_close(b);
+	free(big);
 	return rc;
 }

@@ -68,6 +68,23 @@ int cli_parse_thread_bytes(const char *arg, size_t *out);
  */
 void cli_reexec_on_huge_pages(char **argv);
 
+/* The heap's next SPAN bytes on transparent huge pages (see
+ * cli_common.c): true if marked; *FILLER: a block to free at exit, or
+ * NULL. main() does it for 4 MiB in every run that reads files and does
+ * not encode. */
+bool cli_heap_on_huge_pages(size_t span, void **filler);
+
+/*
+ * For a run that builds the model of a whole BTF of a MiB or more
+ * (cli_inputs_want_huge_pages()): its big blocks (the file's bytes,
+ * libbpf's copy, the model: 11-45 MB for a vmlinux) come from a heap span
+ * of 64 MiB on huge pages, in this process, and malloc maps no block apart
+ * below 64 MiB. Where the heap cannot be so placed (no glibc with
+ * mallinfo2, or it failed) the run goes on again on huge pages
+ * (cli_reexec_on_huge_pages()). Returns a block to free at exit, or NULL.
+ */
+void *cli_heap_for_big_model(char **argv);
+
 /* Whether glibc's malloc was told at start to use huge pages; and the
  * same in words, for --stats: "on huge pages (glibc.malloc.hugetlb=1)",
  * or "on 4 KiB pages". */

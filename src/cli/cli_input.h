@@ -65,11 +65,13 @@ enum cli_format cli_input_probe(const char *path, const char *formats);
 /*
  * Whether reading PATHS (N of them; none: the running kernel's BTF) as
  * cli_input_open() would builds the model of a whole BTF of a MiB or more
- * (the file or BTF_BASE that big): the run should then go on with malloc
- * on huge pages (cli_reexec_on_huge_pages()). A vmlinux's BTF model is
- * ~30 MB of fresh memory: `pahole -F btf -C task_struct vmlinux` took
- * 6,500 page faults and 78 ms on 4 KiB pages, 22 ms on huge pages;
- * `pfunct -F btf vmlinux` 92 -> 20 ms (the project's VM, 2026-12-05).
+ * (the file or BTF_BASE that big): its big blocks should then come from
+ * huge pages (cli_heap_for_big_model()). A vmlinux's BTF model is ~30 MB
+ * of fresh memory, and its bytes and libbpf's copy 11 MB more: `pahole -F
+ * btf -C task_struct vmlinux` took 6,500 page faults and 78 ms on 4 KiB
+ * pages, 22 ms on huge pages; `pfunct -F btf vmlinux` 92 -> 20 ms (the
+ * project's VM, 2026-12-05; since then the partial model and one exec
+ * instead of two: 12.6 and 19.6-20.2 ms).
  */
 bool cli_inputs_want_huge_pages(char *const *paths, size_t n, const char *formats,
 				const char *btf_base);

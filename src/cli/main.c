@@ -45,69 +45,6 @@ static const struct command *find_command(const char *name)
 }
 
 /*
- * The heap on transparent huge pages, where the kernel allows them when
- * asked (THP "madvise" or "always"). A fresh 4 KiB page costs a page fault,
- * about 2.2 us each on the project's VM (free page reporting makes the
- * allocation dear), and `pahole -C task_struct` touched about 195 of them
- * decoding one vmlinux unit; one 2 MiB page costs 0.1-0.2 ms, once. The
- * run went from 1.61 to 1.10 ms (static build; 2.02 to 1.58 dynamic). Where
- * the kernel's THP defrag mode is "madvise" a fault may compact memory
- * first when no 2 MiB block is free (none seen here: compact_stall stayed
- * 0). glibc's switch for this (GLIBC_TUNABLES=glibc.malloc.hugetlb=1) is
- * read at exec only, hence by hand:
- *
- *   heap ... top | gap (never touched) | 1 page | 2 MiB-aligned: SPAN
- *                                       ^ the break is moved here
- *
- * The top chunk malloc has is used up (mallinfo2's keepcost is its size),
- * so the next small request extends the heap from the moved break: malloc
- * writes there, in the page below the boundary, and nowhere above it
- * until SPAN is marked MADV_HUGEPAGE. Returns the block that used the
- * top chunk up, for the caller to free at exit: freed now, it would serve
- * the first requests from its ordinary pages. Best effort: whatever fails
- * leaves ordinary pages (D2B_NO_HUGEPAGE=1 asks for them).
- */
-static void *heap_on_huge_pages(void)
-{
-#if defined(MADV_HUGEPAGE) && defined(__GLIBC__) && \
-	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))	/* mallinfo2 */
-	const uintptr_t huge = (uintptr_t)2 << 20, page = 4096;
-	const size_t span = 2 * huge, request = 2048;
-	void *volatile hold[8] = { 0 };	/* volatile: malloc/free pairs are elided */
-	void *filler = NULL;
-	struct mallinfo2 mi;
-	char *cur, *brk_at;
-	uintptr_t a;
-
-	if (getenv("D2B_NO_HUGEPAGE"))
-		return NULL;
-	mi = mallinfo2();	/* sets malloc up if nothing did yet */
-	cur = sbrk(0);
-	if (cur == (void *)-1)
-		return NULL;
-	a = ((uintptr_t)cur + page + huge - 1) & ~(huge - 1);
-	if (sbrk((intptr_t)(a - page - (uintptr_t)cur)) == (void *)-1)
-		return NULL;
-	brk_at = sbrk(0);
-	mallopt(M_TOP_PAD, (int)span);
-	/* leave the top chunk too small for REQUEST */
-	if (mi.keepcost > 64)
-		filler = malloc(mi.keepcost - 64);
-	/* a free chunk may serve REQUEST first: until the heap grew */
-	for (unsigned i = 0; i < 8 && sbrk(0) == brk_at; i++)
-		hold[i] = malloc(request);
-	if ((uintptr_t)sbrk(0) >= a + span)
-		madvise((void *)a, span, MADV_HUGEPAGE);
-	for (unsigned i = 0; i < 8; i++)
-		free(hold[i]);
-	mallopt(M_TOP_PAD, 128 << 10);	/* glibc's default again */
-	return filler;
-#else
-	return NULL;
-#endif
-}
-
-/*
  * The same where glibc's malloc is on huge pages (GLIBC_TUNABLES=
  * glibc.malloc.hugetlb=1: the encoder, cli_reexec_on_huge_pages()). glibc
  * then ends each extension of the heap at a 2 MiB boundary and marks it
@@ -194,7 +131,7 @@ static bool reads_files(int argc, char **argv)
 /* Whether ARGV runs the encoder (`dwarf2btf encode`, `pahole -J`...),
  * which runs itself again with glibc's heap on huge pages
  * (cli_reexec_on_huge_pages): this process's heap would be thrown away,
- * and with it the 2 MiB page heap_on_huge_pages() faults in (0.1-0.2 ms,
+ * and with it the 2 MiB page cli_heap_on_huge_pages() faults in (0.1-0.2 ms,
  * in a module's run of ~20 ms). */
 static bool encodes(int argc, char **argv)
 {
@@ -225,7 +162,7 @@ int main(int argc, char **argv)
 	mallopt(M_TRIM_THRESHOLD, 32 << 20);
 	/* (not when glibc puts its heap there itself: cli_reexec_on_huge_pages) */
 	if (reads_files(argc, argv) && !encodes(argc, argv) && !cli_malloc_on_huge_pages())
-		filler = heap_on_huge_pages();
+		(void)cli_heap_on_huge_pages((size_t)4 << 20, &filler);
 	else if (cli_malloc_on_huge_pages() && !getenv("D2B_NO_HUGEPAGE")) {
 		/* A reader of a whole BTF (cli_inputs_want_huge_pages()) makes
 		 * its model in blocks of up to ~5 MB that live to the end:

@@ -370,7 +370,8 @@ int pahole_main(int argc, char **argv)
 	const char *formats = NULL, *btf_base = NULL;
 	unsigned threads = 1;
 	size_t thread_bytes = CU_STREAM_THREAD_BYTES;
-	int c;
+	void *big = NULL;
+	int c, rc = 0;
 
 	if (pahole_wants_btf_encoding(argc, argv))
 		return encode_main(argc, argv);
@@ -444,13 +445,13 @@ int pahole_main(int argc, char **argv)
 		optind = argc;
 	}
 	if (cli_inputs_want_huge_pages(argv + optind, (size_t)(argc - optind), formats, btf_base))
-		cli_reexec_on_huge_pages(argv);
+		big = cli_heap_for_big_model(argv);
 	/* No file: the running kernel's BTF, as pahole does. */
-	if (optind >= argc)
-		return run_file(NULL, "btf", btf_base, &so, threads, thread_bytes, &err) ?
-			       cli_fail("pahole", &err) : 0;
-	for (int i = optind; i < argc; i++)
+	if (optind >= argc && run_file(NULL, "btf", btf_base, &so, threads, thread_bytes, &err))
+		rc = cli_fail("pahole", &err);
+	for (int i = optind; i < argc && !rc; i++)
 		if (run_file(argv[i], formats, btf_base, &so, threads, thread_bytes, &err))
-			return cli_fail("pahole", &err);
-	return 0;
+			rc = cli_fail("pahole", &err);
+	free(big);
+	return rc;
 }

@@ -193,6 +193,7 @@ int pfunct_main(int argc, char **argv)
 	const char *formats = NULL, *btf_base = NULL;
 	unsigned threads = 1;
 	size_t thread_bytes = CU_STREAM_THREAD_BYTES;
+	void *big = NULL;
 	int c, rc = 0;
 
 	opterr = 0;
@@ -279,10 +280,12 @@ int pfunct_main(int argc, char **argv)
 	}
 
 	if (cli_inputs_want_huge_pages(argv + optind, (size_t)(argc - optind), formats, btf_base))
-		cli_reexec_on_huge_pages(argv);
+		big = cli_heap_for_big_model(argv);
 	run.printer = pfunct_printer_create(&opts, &err);
-	if (!run.printer)
+	if (!run.printer) {
+		free(big);
 		return cli_fail("pfunct", &err);
+	}
 	for (int i = optind; i < argc && !rc; i++) {
 		rc = run_file(argv[i], formats, btf_base, &run, threads, thread_bytes,
 			      opts.decl_info);
@@ -300,5 +303,6 @@ int pfunct_main(int argc, char **argv)
 		fprintf(stderr, "pfunct: error writing the output\n");
 		rc = 1;
 	}
+	free(big);
 	return rc;
 }
