@@ -10,6 +10,7 @@
  * and its header is not disturbed); the rest is the raw BTF.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,11 +51,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* with -C names, the partial model pahole builds for them
 	 * (cli_input_run()); pfunct's listing then sees no functions */
 	if (so.class_names) {
-		static const char *const names[] = { "pair", "list", "node", "s", "u", "foo",
-						     "task_struct" };
-		const struct btf_model_only only = { names, sizeof(names) / sizeof(names[0]),
-						     NULL };
+		/* the -C list split at commas, as pahole_cli does */
+		char buf[64], *save = NULL;
+		const char *names[16];
+		struct btf_model_only only = { names, 0, NULL };
 
+		snprintf(buf, sizeof(buf), "%s", so.class_names);
+		for (char *s = strtok_r(buf, ",", &save); s && only.nr_names < 16;
+		     s = strtok_r(NULL, ",", &save))
+			names[only.nr_names++] = s;
 		cu = btf_handle_load_model(h, &only, &err);
 	} else {
 		cu = btf_handle_load_model(h, NULL, &err);

@@ -65,21 +65,33 @@ static int try_format(struct cli_input *in, const char *path, const char *name,
 	return 1;
 }
 
+/* The next name of the format list at *P: *NAME, *LEN bytes; *P moves
+ * past it and its comma. False at the list's end. */
+static bool next_format(const char **p, const char **name, size_t *len)
+{
+	if (!**p)
+		return false;
+	*name = *p;
+	*len = strcspn(*p, ",");
+	*p += *len;
+	if (**p == ',')
+		(*p)++;
+	return true;
+}
+
 enum cli_format cli_input_probe(const char *path, const char *formats)
 {
+	size_t n;
+
 	if (!formats)
 		formats = "dwarf";
 	if (!path)
 		return CLI_FORMAT_BTF;
-	for (const char *p = formats; *p;) {
-		size_t n = strcspn(p, ",");
-		enum cli_format f = has_format(path, p, n);
+	for (const char *p = formats, *name; next_format(&p, &name, &n);) {
+		enum cli_format f = has_format(path, name, n);
 
 		if (f != CLI_FORMAT_NONE)
 			return f;
-		p += n;
-		if (*p == ',')
-			p++;
 	}
 	return CLI_FORMAT_NONE;
 }
@@ -88,22 +100,19 @@ int cli_input_open(struct cli_input *in, const char *path, const char *formats,
 		   const char *btf_base, unsigned dwarf_flags,
 		   struct d2b_error *err)
 {
-	const char *p;
+	const char *p, *name;
+	size_t n;
 
 	memset(in, 0, sizeof(*in));
 	if (!formats)
 		formats = "dwarf";
 	if (!path)	/* the running kernel: BTF only */
 		return try_format(in, NULL, "btf", 3, btf_base, 0, err) ? -1 : 0;
-	for (p = formats; *p;) {
-		size_t n = strcspn(p, ",");
-		int r = try_format(in, path, p, n, btf_base, dwarf_flags, err);
+	for (p = formats; next_format(&p, &name, &n);) {
+		int r = try_format(in, path, name, n, btf_base, dwarf_flags, err);
 
 		if (r <= 0)
 			return r;
-		p += n;
-		if (*p == ',')
-			p++;
 	}
 	/* Nothing matched. When only ELF formats were asked for, a file that
 	 * is not even ELF gets the reason: missing, empty, not ELF. */
@@ -160,17 +169,11 @@ void cli_input_close(struct cli_input *in)
 /* Whether the list FORMATS (NULL: "dwarf") names NAME. */
 static bool names_format(const char *formats, const char *name)
 {
-	size_t len = strlen(name);
+	size_t len = strlen(name), n;
 
-	for (const char *p = formats ? formats : "dwarf"; *p;) {
-		size_t n = strcspn(p, ",");
-
-		if (n == len && !strncmp(p, name, n))
+	for (const char *p = formats ? formats : "dwarf", *f; next_format(&p, &f, &n);)
+		if (n == len && !strncmp(f, name, n))
 			return true;
-		p += n;
-		if (*p == ',')
-			p++;
-	}
 	return false;
 }
 
