@@ -1,10 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The encoder runs itself again with glibc's malloc on transparent huge pages
-# (cli_reexec_on_huge_pages): --stats says which pages malloc had; a user's
-# own GLIBC_TUNABLES are kept (and a hugetlb setting of theirs wins),
-# D2B_NO_HUGEPAGE=1 turns it off; the output bytes and the error messages are
-# the same either way, for `dwarf2btf encode` and `pahole -J`.
+# The encoder's heap on transparent huge pages. A run that may start
+# threads runs itself again with glibc's malloc on them
+# (cli_reexec_on_huge_pages: the threads' arenas are glibc's); a run of one
+# thread (no -j, or a file too small for two: a module's run) places the
+# main heap on them in the same process (cli_heap_for_big_model). --stats
+# says which; a user's own GLIBC_TUNABLES are kept (and a hugetlb setting of
+# theirs wins), D2B_NO_HUGEPAGE=1 turns it off; the output bytes and the
+# error messages are the same either way, for `dwarf2btf encode` and
+# `pahole -J`.
 . "$D2B_SRC/tests/lib.sh"
 tmp=$(d2b_tmpdir)
 fx=$(d2b_fixtures 'btf_funcs') || d2b_fail "fixtures"
@@ -17,11 +21,15 @@ if [ -r /sys/kernel/mm/transparent_hugepage/enabled ] &&
 	thp=yes
 fi
 huge="stats: malloc on huge pages (glibc.malloc.hugetlb=1)"
+own="stats: malloc on huge pages (the main heap's span, one thread)"
 small="stats: malloc on 4 KiB pages"
 [ $thp = yes ] && want=$huge || want=$small
+[ $thp = yes ] && want1=$own || want1=$small
+# a run that may start threads, whatever the file's size
+threads=(-j2 --thread_bytes=0)
 
 # run NAME EXPECTED-STATS-LINE [ENV...] -- CMD...: the stats line, and the
-# output kept as $tmp/NAME.btf
+# output kept as $tmp/NAME.btf; INPUT: the file (default $f)
 run() {
 	local name=$1 expect=$2 got
 	shift 2
@@ -29,46 +37,87 @@ run() {
 	while [ "$1" != -- ]; do envs+=("$1"); shift; done
 	shift
 	env -u GLIBC_TUNABLES -u D2B_NO_HUGEPAGE "${envs[@]}" "$@" --stats \
-		--btf_encode_detached="$tmp/$name.btf" "$f" 2>"$tmp/$name.err" ||
+		--btf_encode_detached="$tmp/$name.btf" "${INPUT:-$f}" 2>"$tmp/$name.err" ||
 		d2b_fail "$name: $(cat "$tmp/$name.err")"
 	got=$(grep '^stats: malloc' "$tmp/$name.err")
 	[ "$got" = "$expect" ] || d2b_fail "$name: '$got', expected '$expect'"
 }
 
-run default "$want" -- "$D2B" encode
-run pahole "$want" -- "$D2B" pahole -J
+run default "$want1" -- "$D2B" encode
+run pahole "$want1" -- "$D2B" pahole -J
+run pahole_j "$want1" -- "$D2B" pahole -J -j
+run threads "$want" -- "$D2B" encode "${threads[@]}"
+run pahole_threads "$want" -- "$D2B" pahole -J "${threads[@]}"
 run off "$small" D2B_NO_HUGEPAGE=1 -- "$D2B" encode
+run off_threads "$small" D2B_NO_HUGEPAGE=1 -- "$D2B" encode "${threads[@]}"
 run user_off "$small" GLIBC_TUNABLES=glibc.malloc.hugetlb=0 -- "$D2B" encode
-run user_other "$want" GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4194304 -- "$D2B" encode
+run user_off_threads "$small" GLIBC_TUNABLES=glibc.malloc.hugetlb=0 -- "$D2B" encode "${threads[@]}"
+run user_other "$want1" GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4194304 -- "$D2B" encode
+run user_other_threads "$want" GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4194304 -- "$D2B" encode "${threads[@]}"
 # a second run never runs a third (whatever glibc did to the tunable)
-run second "$small" D2B_REEXECUTED=1 -- "$D2B" encode
+run second "$small" D2B_REEXECUTED=1 -- "$D2B" encode "${threads[@]}"
 # the dynamic loader run by hand: for a dynamic binary /proc/self/exe is
 # the loader, not us (no second run: it would exec the loader with our
-# arguments); a static one the loader executes itself
+# arguments); a static one the loader executes itself. One thread needs
+# no second run either way.
 ldso=
 for l in /lib64/ld-linux-x86-64.so.2 /lib/ld-linux-aarch64.so.1; do
 	[ -x "$l" ] && ldso=$l && break
 done
-names="pahole off user_off user_other second"
+names="pahole pahole_j threads pahole_threads off off_threads user_off user_off_threads"
+names="$names user_other user_other_threads second"
 if [ -n "$ldso" ] && command -v readelf >/dev/null; then
 	if readelf -lW "$D2B" | grep -q INTERP; then
-		run ldso "$small" -- "$ldso" "$D2B" encode
+		run ldso "$small" -- "$ldso" "$D2B" encode "${threads[@]}"
 	else
-		run ldso "$want" -- "$ldso" "$D2B" encode
+		run ldso "$want" -- "$ldso" "$D2B" encode "${threads[@]}"
 	fi
-	names="$names ldso"
+	run ldso1 "$want1" -- "$ldso" "$D2B" encode
+	names="$names ldso ldso1"
 fi
 for n in $names; do
 	cmp -s "$tmp/default.btf" "$tmp/$n.btf" || d2b_fail "$n: output differs from the default run's"
 done
 
-# the user's other tunables reach the run again, after ours is added (where
-# strace is installed: it is not one of test.sh's packages)
 if [ $thp = yes ] && command -v strace >/dev/null; then
+	# the user's other tunables reach the run again, after ours is added
+	# (where strace is installed: it is not one of test.sh's packages)
 	env GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4194304 strace -f -e trace=execve -o "$tmp/trace" -v -s 4096 \
-		"$D2B" encode --btf_encode_detached="$tmp/t.btf" "$f" 2>/dev/null && [ -s "$tmp/trace" ] &&
+		"$D2B" encode "${threads[@]}" --btf_encode_detached="$tmp/t.btf" "$f" 2>/dev/null && [ -s "$tmp/trace" ] &&
 		{ grep -q 'GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4194304:glibc.malloc.hugetlb=1' "$tmp/trace" ||
 			d2b_fail "the run again did not get both tunables: $(grep execve "$tmp/trace")"; }
+	# one thread: one exec
+	env -u GLIBC_TUNABLES -u D2B_NO_HUGEPAGE strace -f -e trace=execve -o "$tmp/trace1" \
+		"$D2B" pahole -J -j --btf_encode_detached="$tmp/t1.btf" "$f" 2>/dev/null ||
+		d2b_fail "pahole -J -j failed under strace"
+	n=$(grep -c 'execve(' "$tmp/trace1")
+	[ "$n" = 1 ] || d2b_fail "pahole -J -j of a small file: $n execs, want 1"
+fi
+
+# Sections compressed (SHF_COMPRESSED) can be bigger than the file: a run
+# that took the file for one thread's and finds two units' worth of
+# .debug_info runs again for its threads (encode_cmd.c,
+# may_start_threads()). 4,000 structs: their .debug_info is bigger than the
+# whole file once compressed.
+if [ $thp = yes ] && command -v objcopy >/dev/null; then
+	for i in $(seq 4000); do
+		echo "struct s$i { int a$i; long b; char c[$((i % 7 + 1))]; struct s$i *n; } v$i;"
+	done > "$tmp/big.c"
+	echo 'int main(void) { return 0; }' >> "$tmp/big.c"
+	gcc -g -o "$tmp/big" "$tmp/big.c" || d2b_fail "gcc big.c"
+	objcopy --compress-debug-sections=zlib "$tmp/big" "$tmp/bigz" || d2b_fail "objcopy"
+	info=$(readelf -SW "$tmp/big" | sed -n 's/.* \.debug_info  *PROGBITS  *[0-9a-f]*  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1/p')
+	size=$(stat -c %s "$tmp/bigz")
+	[ -n "$info" ] || d2b_fail "no .debug_info size from readelf"
+	info=$((16#$info))
+	tb=$((size * 2 / 3 + 1))	# 1.5 tb > the file: one thread by its size
+	[ $((info * 2)) -ge $((tb * 3)) ] || d2b_fail "big.c: .debug_info $info not 1.5 x $tb"
+	INPUT=$tmp/bigz run compressed "$want" -- "$D2B" encode -j2 --thread_bytes=$tb
+	INPUT=$tmp/big run uncompressed "$want" -- "$D2B" encode -j2 --thread_bytes=$tb
+	INPUT=$tmp/bigz run compressed1 "$own" -- "$D2B" encode --thread_bytes=$tb
+	cmp -s "$tmp/compressed.btf" "$tmp/compressed1.btf" || d2b_fail "compressed: output differs with threads"
+	cmp -s "$tmp/compressed.btf" "$tmp/uncompressed.btf" || d2b_fail "compressed: output differs from uncompressed"
+	grep -q '^stats: threads 2 ' "$tmp/compressed.err" || d2b_fail "compressed: $(grep '^stats: threads' "$tmp/compressed.err")"
 fi
 
 # errors: the same one line, the same status, with or without the second run

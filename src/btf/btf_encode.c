@@ -1615,6 +1615,16 @@ static unsigned threads_for(const struct btf_encode_options *opts, uint64_t info
 	return threads;
 }
 
+unsigned btf_encode_threads(const struct dw_file *df, const struct btf_encode_options *opts)
+{
+	uint64_t info_bytes = 0;
+
+	for (size_t i = 0; i < df->nr_units; i++)
+		if (unit_wanted(&df->units[i]))
+			info_bytes += df->units[i].end - df->units[i].offset;
+	return threads_for(opts, info_bytes);
+}
+
 struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 			    const struct btf_encode_options *opts, struct btf *base,
 			    struct btf_encode_stats *stats, struct d2b_error *err)

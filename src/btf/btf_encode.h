@@ -199,4 +199,8 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 			    const struct btf_encode_options *opts, struct btf *base,
 			    struct btf_encode_stats *stats, struct d2b_error *err);
 
+/* The threads btf_encode_file() runs for DF with OPTS (-j, thread_bytes,
+ * the size of the units it encodes), the calling thread included. */
+unsigned btf_encode_threads(const struct dw_file *df, const struct btf_encode_options *opts);
+
 #endif

@@ -85,7 +85,7 @@ int btfdiff_main(int argc, char **argv)
 	/* two vmlinux BTFs: ~35 MB of fresh memory (0.17 -> 0.13 s on
 	 * huge pages, 7,500 -> ~130 page faults) */
 	if (cli_inputs_want_huge_pages(argv + optind, 2, "btf", base_a ? base_a : base_b))
-		big = cli_heap_for_big_model(argv);
+		(void)cli_heap_for_big_model(argv, (size_t)64 << 20, &big);
 	a = btf_handle_open(argv[optind], base_a, &err);
 	if (a)
 		b = btf_handle_open(argv[optind + 1], base_b, &err);

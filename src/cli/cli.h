@@ -17,9 +17,11 @@
 
 /* Front ends: each returns the process exit status. argv[0] is the name the
  * command was called by ("pahole", "pfunct", "dump-dies"...). The encoder
- * (encode_main, pahole_main's -J) first runs the program again on huge
- * pages (cli_reexec_on_huge_pages) unless D2B_NO_HUGEPAGE is set: a caller
- * that runs front ends in its own process (fuzz/fuzz_cli.c) sets it. */
+ * (encode_main, pahole_main's -J) first puts its heap on huge pages: in
+ * this process for one thread (cli_heap_for_big_model), by running the
+ * program again for threads (cli_reexec_on_huge_pages); neither where
+ * D2B_NO_HUGEPAGE is set: a caller that runs front ends in its own process
+ * (fuzz/fuzz_cli.c) sets it. */
 int pahole_main(int argc, char **argv);
 /* Whether pahole's ARGV asks it to encode (-J, --btf_encode_detached...):
  * then pahole_main() is encode_main(). */
@@ -75,15 +77,17 @@ void cli_reexec_on_huge_pages(char **argv);
 bool cli_heap_on_huge_pages(size_t span, void **filler);
 
 /*
- * For a run that builds the model of a whole BTF of a MiB or more
- * (cli_inputs_want_huge_pages()): its big blocks (the file's bytes,
- * libbpf's copy, the model: 11-45 MB for a vmlinux) come from a heap span
- * of 64 MiB on huge pages, in this process, and malloc maps no block apart
- * below 64 MiB. Where the heap cannot be so placed (no glibc with
- * mallinfo2, or it failed) the run goes on again on huge pages
- * (cli_reexec_on_huge_pages()). Returns a block to free at exit, or NULL.
+ * For a run of one thread that builds a big model: a reader of a whole BTF
+ * of a MiB or more (cli_inputs_want_huge_pages(); the file's bytes,
+ * libbpf's copy, the model: 11-45 MB for a vmlinux, SPAN 64 MiB), or the
+ * encoder where it starts no thread (a module's run; SPAN 512 MiB). Its
+ * blocks come from a heap span of SPAN bytes on huge pages, in this
+ * process, and malloc maps no block apart below 64 MiB. Where the heap
+ * cannot be so placed (no glibc with mallinfo2, or it failed) the run goes
+ * on again on huge pages (cli_reexec_on_huge_pages()). Returns whether
+ * the span was placed; *FILLER: a block to free at exit, or NULL.
  */
-void *cli_heap_for_big_model(char **argv);
+bool cli_heap_for_big_model(char **argv, size_t span, void **filler);
 
 /* Whether glibc's malloc was told at start to use huge pages; and the
  * same in words, for --stats: "on huge pages (glibc.malloc.hugetlb=1)",

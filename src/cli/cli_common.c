@@ -40,20 +40,28 @@ static bool thp_available(void);
  * main heap once the mmap threshold is above them. 40 runs alternated, 5
  * rounds: 15.5-17.5 -> 14.1-15.7 ms, faults 111 -> 71.
  */
-void *cli_heap_for_big_model(char **argv)
+bool cli_heap_for_big_model(char **argv, size_t span, void **filler)
 {
-	void *filler = NULL;
+	const char *tunables = getenv("GLIBC_TUNABLES");
 
-	if (cli_malloc_on_huge_pages() || getenv("D2B_NO_HUGEPAGE") || !thp_available())
-		return NULL;
+	*filler = NULL;
+	/* a hugetlb setting of the user's, any value, wins (as it does
+	 * against cli_reexec_on_huge_pages()) */
+	if ((tunables && strstr(tunables, "glibc.malloc.hugetlb")) || getenv("D2B_NO_HUGEPAGE") ||
+	    !thp_available())
+		return false;
 	mallopt(M_MMAP_THRESHOLD, 64 << 20);
-	mallopt(M_TRIM_THRESHOLD, 128 << 20);
-	if (!cli_heap_on_huge_pages((size_t)64 << 20, &filler)) {
-		free(filler);
+	/* above the span: a trim gives back the top of it, and the heap then
+	 * grows again past the end of the region marked, on 4 KiB pages
+	 * (the kernel cannot join the new pages to the marked region) */
+	mallopt(M_TRIM_THRESHOLD, (int)(span > ((size_t)64 << 20) ? 2 * span : (size_t)128 << 20));
+	if (!cli_heap_on_huge_pages(span, filler)) {
+		free(*filler);
+		*filler = NULL;
 		cli_reexec_on_huge_pages(argv);
-		return NULL;
+		return false;
 	}
-	return filler;
+	return true;
 }
 
 const char *cli_malloc_pages(void)

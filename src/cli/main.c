@@ -128,10 +128,10 @@ static bool reads_files(int argc, char **argv)
 }
 
 /* Whether ARGV runs the encoder (`dwarf2btf encode`, `pahole -J`...),
- * which runs itself again with glibc's heap on huge pages
- * (cli_reexec_on_huge_pages): this process's heap would be thrown away,
- * and with it the 2 MiB page cli_heap_on_huge_pages() faults in (0.1-0.2 ms,
- * in a module's run of ~20 ms). */
+ * which puts its heap on huge pages itself (encode_main(): a bigger span
+ * for one thread, or a second run with glibc's tunable for threads, where
+ * this process's heap would be thrown away, and with it the 2 MiB page
+ * cli_heap_on_huge_pages() faults in: 0.1-0.2 ms of a module's ~20 ms). */
 static bool encodes(int argc, char **argv)
 {
 	const char *self = strrchr(argv[0], '/');

@@ -445,7 +445,7 @@ int pahole_main(int argc, char **argv)
 		optind = argc;
 	}
 	if (cli_inputs_want_huge_pages(argv + optind, (size_t)(argc - optind), formats, btf_base))
-		big = cli_heap_for_big_model(argv);
+		(void)cli_heap_for_big_model(argv, (size_t)64 << 20, &big);
 	/* No file: the running kernel's BTF, as pahole does. */
 	if (optind >= argc && run_file(NULL, "btf", btf_base, &so, threads, thread_bytes, &err))
 		rc = cli_fail("pahole", &err);

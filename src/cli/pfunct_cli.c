@@ -280,7 +280,7 @@ int pfunct_main(int argc, char **argv)
 	}
 
 	if (cli_inputs_want_huge_pages(argv + optind, (size_t)(argc - optind), formats, btf_base))
-		big = cli_heap_for_big_model(argv);
+		(void)cli_heap_for_big_model(argv, (size_t)64 << 20, &big);
 	run.printer = pfunct_printer_create(&opts, &err);
 	if (!run.printer) {
 		free(big);
