@@ -94,11 +94,20 @@ if [ $thp = yes ] && command -v strace >/dev/null; then
 	[ "$n" = 1 ] || d2b_fail "pahole -J -j of a small file: $n execs, want 1"
 fi
 
-# Sections compressed (SHF_COMPRESSED) can be bigger than the file: a run
+# Threads are told by the size of .debug_info, not of the file: a big file
+# whose .debug_info is small for two threads runs one, in one process
+if command -v objcopy >/dev/null; then
+	head -c $((1 << 20)) /dev/zero > "$tmp/pad"
+	objcopy --add-section .pad="$tmp/pad" "$f" "$tmp/padded" || d2b_fail "objcopy --add-section"
+	INPUT=$tmp/padded run padded "$want1" -- "$D2B" encode -j2 --thread_bytes=262144
+	cmp -s "$tmp/default.btf" "$tmp/padded.btf" || d2b_fail "padded: output differs from the default run's"
+fi
+
+# Sections compressed (SHF_COMPRESSED) can be bigger than their stored size: a run
 # that took the file for one thread's and finds two units' worth of
 # .debug_info runs again for its threads (encode_cmd.c,
 # may_start_threads()). 4,000 structs: their .debug_info is bigger than the
-# whole file once compressed.
+# whole file once compressed (so the stored size is well below it).
 if [ $thp = yes ] && command -v objcopy >/dev/null; then
 	for i in $(seq 4000); do
 		echo "struct s$i { int a$i; long b; char c[$((i % 7 + 1))]; struct s$i *n; } v$i;"

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include <bpf/btf.h>
@@ -22,6 +21,7 @@
 #include "btf/btf_load.h"
 #include "btf/btf_write.h"
 #include "cli/cli.h"
+#include "elf/elf_file.h"
 
 /* Also reached as `pahole -J ...` / `pahole --btf_encode_detached=...`:
  * messages then start with "pahole:". */
@@ -208,22 +208,30 @@ static int parse_args(int argc, char **argv, struct encode_args *a, struct d2b_e
 }
 
 /*
- * Whether the run may start threads, told before anything is read: with
- * -j, where the file could hold a .debug_info big enough for two
- * (btf_encode_threads(): 1.5 thread_bytes; sections are no bigger than the
- * file unless compressed, which encode_run() checks once it has opened
- * it). A module's run (1,064 of Debian's 1,121 modules are below 3 MiB)
- * starts none.
+ * Whether the run may start threads, told before anything is decoded:
+ * with -j, where the file's .debug_info, by its section header, is big
+ * enough for two (btf_encode_threads(): 1.5 thread_bytes). A compressed
+ * section's stored size is less than its own, which encode_run() checks
+ * once it has opened the file. A module's run (1,105 of Debian's 1,121
+ * modules) starts none.
  */
 static bool may_start_threads(const struct encode_args *a)
 {
-	struct stat st;
+	const struct elf_section *sec;
+	struct elf_file *ef;
+	bool big;
 
 	if (a->opts.threads <= 1)
 		return false;
-	if (!a->opts.thread_bytes || stat(a->file, &st))
-		return true;	/* (an unreadable file's error is the open's) */
-	return (uint64_t)st.st_size >= a->opts.thread_bytes + a->opts.thread_bytes / 2;
+	if (!a->opts.thread_bytes)
+		return true;
+	ef = elf_file_open(a->file, NULL);
+	if (!ef)
+		return true;	/* (the open's error is reported later) */
+	sec = elf_file_find_section(ef, ".debug_info");
+	big = !sec || sec->file_size >= a->opts.thread_bytes + a->opts.thread_bytes / 2;
+	elf_file_close(ef);
+	return big;
 }
 
 /* Encode as A says; ONE_PROCESS: the heap is on huge pages in this
@@ -341,7 +349,11 @@ int encode_main(int argc, char **argv)
 	 * tunable (read at exec) puts on huge pages: a run with threads
 	 * runs again with it. One thread takes the main heap, which this
 	 * process can place on huge pages itself: tcp_bbr.ko on the vmlinux
-	 * base, 21.2-21.7 ms run again against 19.7-19.9 ms in one process.
+	 * base 18.0-18.3 ms against 19.7-20.6 ms run again (31 runs, two
+	 * rounds), all 1,121 modules 21.2/20.6 s against 23.1/22.5 s.
+	 * (One arena for all threads in one process instead: the Debian
+	 * vmlinux at -j2 0.83-0.86 s against 0.72-0.74 s, the threads
+	 * waiting on its lock; mlx5_core.ko 4-8 ms slower.)
 	 */
 	one_process = !may_start_threads(&a);
 	if (one_process)
