@@ -80,7 +80,7 @@ bool cli_heap_on_huge_pages(size_t span, void **filler);
  * For a run of one thread that builds a big model: a reader of a whole BTF
  * of a MiB or more (cli_inputs_want_huge_pages(); the file's bytes,
  * libbpf's copy, the model: 11-45 MB for a vmlinux, SPAN 64 MiB), or the
- * encoder where it starts no thread (a module's run; SPAN 512 MiB). Its
+ * encoder where it starts no thread (a module's run; SPAN 128 MiB). Its
  * blocks come from a heap span of SPAN bytes on huge pages, in this
  * process, and malloc maps no block apart below 64 MiB. Where the heap
  * cannot be so placed (no glibc with mallinfo2, or it failed) the run goes

@@ -357,7 +357,7 @@ int encode_main(int argc, char **argv)
 	 */
 	one_process = !may_start_threads(&a);
 	if (one_process)
-		a.own_huge_heap = cli_heap_for_big_model(argv, (size_t)512 << 20, &filler);
+		a.own_huge_heap = cli_heap_for_big_model(argv, (size_t)128 << 20, &filler);
 	else
 		cli_reexec_on_huge_pages(argv);
 	rc = encode_run(&a, argv, one_process);
