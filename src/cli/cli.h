@@ -83,8 +83,9 @@ bool cli_heap_on_huge_pages(size_t span, void **filler);
  * encoder where it starts no thread (a module's run; SPAN 128 MiB). Its
  * blocks come from a heap span of SPAN bytes on huge pages, in this
  * process, and malloc maps no block apart below 64 MiB. Where the heap
- * cannot be so placed (no glibc with mallinfo2, or it failed) the run goes
- * on again on huge pages (cli_reexec_on_huge_pages()). Returns whether
+ * cannot be so placed (no glibc with mallinfo2, or it failed) or should
+ * not be (a limit on the address space or the data) the run goes on again
+ * on huge pages (cli_reexec_on_huge_pages()). Returns whether
  * the span was placed; *FILLER: a block to free at exit, or NULL.
  */
 bool cli_heap_for_big_model(char **argv, size_t span, void **filler);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -33,6 +34,14 @@ bool cli_malloc_on_huge_pages(void)
 
 static bool thp_available(void);
 
+/* Whether resource RES has a limit (its soft one). */
+static bool limited(int res)
+{
+	struct rlimit rl;
+
+	return !getrlimit(res, &rl) && rl.rlim_cur != RLIM_INFINITY;
+}
+
 /*
  * Why not run again (cli_reexec_on_huge_pages()) as the encoder does: the
  * second exec is ~1.5 ms of the 15 ms `pahole task_struct` on the
@@ -50,6 +59,14 @@ bool cli_heap_for_big_model(char **argv, size_t span, void **filler)
 	if ((tunables && strstr(tunables, "glibc.malloc.hugetlb")) || getenv("D2B_NO_HUGEPAGE") ||
 	    !thp_available())
 		return false;
+	/* the span is taken whole at once: under a limit on the address
+	 * space or the data (`ulimit -v`, `-d`) it could leave no room for
+	 * what the run maps next (a vmlinux base: 590 MB), where glibc's
+	 * tunable grows the heap only as it is used */
+	if (limited(RLIMIT_AS) || limited(RLIMIT_DATA)) {
+		cli_reexec_on_huge_pages(argv);
+		return false;
+	}
 	mallopt(M_MMAP_THRESHOLD, 64 << 20);
 	/* above the span: a trim gives back the top of it, and the heap then
 	 * grows again past the end of the region marked, on 4 KiB pages
