@@ -268,9 +268,9 @@ static int encode_run(struct encode_args *a, char **argv, bool one_process)
 		return cli_fail(prog, &err);
 	}
 	open_s = now_s() - t0;
-	/* compressed sections can be bigger than the file: more threads than
-	 * may_start_threads() saw, whose arenas only glibc's tunable puts on
-	 * huge pages */
+	/* a compressed .debug_info holds more than the stored size that
+	 * may_start_threads() read: threads after all, whose arenas only
+	 * glibc's tunable puts on huge pages */
 	if (one_process && btf_encode_threads(&in.dwarf, &a->opts) > 1)
 		cli_reexec_on_huge_pages(argv);
 	btf = btf_encode_file(in.elf, &in.dwarf, &a->opts, base, &st, &err);
