@@ -348,6 +348,47 @@ static void test_corrupt(const struct btf *b, const uint8_t *raw, uint32_t size)
 	free(c);
 }
 
+/* The sample in the other byte order: the same model, and the same faults
+ * found (the check reads a copy turned round). */
+static void test_swapped(const struct btf *b, const uint8_t *raw, uint32_t size)
+{
+	struct btf *o = sample();
+	const uint8_t *sw = NULL;
+	uint32_t ssize = 0, v;
+	uint8_t *c;
+
+	if (o && !btf__set_endianness(o, btf__endianness(b) == BTF_LITTLE_ENDIAN ?
+					  BTF_BIG_ENDIAN : BTF_LITTLE_ENDIAN))
+		sw = btf__raw_data(o, &ssize);
+	CHECK(sw && ssize == size && sw[0] == raw[1] && sw[1] == raw[0],
+	      "swapped: libbpf wrote no BTF of the other order");
+	c = sw ? malloc(ssize) : NULL;
+	if (!c) {
+		btf__free(o);
+		return;
+	}
+	test_model(sw, ssize);
+	memcpy(c, sw, ssize);
+	v = __builtin_bswap32(9999);
+	memcpy(c + rec_off(b, raw, ID_PTR_FOO) + 8, &v, 4);
+	expect_bad("swapped type id", c, ssize,
+		   "type [9]: referenced type id 9999 past the last type");
+	memcpy(c, sw, ssize);
+	v = __builtin_bswap32(ID_PTR_FOO);
+	memcpy(c + rec_off(b, raw, ID_PTR_FOO) + 8, &v, 4);
+	expect_bad("swapped pointer loop", c, ssize, "reference cycle");
+	/* the kind is in the info word's top byte: its first, swapped */
+	memcpy(c, sw, ssize);
+	c[rec_off(b, raw, ID_CHAR) + 4] = 25;
+	expect_bad("swapped kind", c, ssize, "unknown kind 25");
+	memcpy(c, sw, ssize);
+	v = __builtin_bswap32(ID_INT);
+	memcpy(c + rec_off(b, raw, ID_FUNC) + 8, &v, 4);
+	expect_bad("swapped func type", c, ssize, "is a INT, want FUNC_PROTO");
+	free(c);
+	btf__free(o);
+}
+
 static void expect_cycle(const char *what, struct btf *b)
 {
 	uint32_t size;
@@ -640,6 +681,7 @@ int main(void)
 		test_model(raw, size);
 		test_partial(raw, size);
 		test_corrupt(b, raw, size);
+		test_swapped(b, raw, size);
 		test_diff(raw, size);
 	}
 	test_cycles();
