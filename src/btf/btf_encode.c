@@ -1601,8 +1601,7 @@ static int emit_functions(struct file_enc *fe, const struct btf_encode_ctx *ctx,
 	return 0;
 }
 
-/* The threads to run for INFO_BYTES of units (btf_encode_options.thread_bytes). */
-static unsigned threads_for(const struct btf_encode_options *opts, uint64_t info_bytes)
+unsigned btf_encode_threads_for(const struct btf_encode_options *opts, uint64_t info_bytes)
 {
 	unsigned threads = opts->threads ? opts->threads : 1;
 	uint64_t fit;
@@ -1622,7 +1621,7 @@ unsigned btf_encode_threads(const struct dw_file *df, const struct btf_encode_op
 	for (size_t i = 0; i < df->nr_units; i++)
 		if (unit_wanted(&df->units[i]))
 			info_bytes += df->units[i].end - df->units[i].offset;
-	return threads_for(opts, info_bytes);
+	return btf_encode_threads_for(opts, info_bytes);
 }
 
 struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
@@ -1705,7 +1704,7 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	 * the later units (they were 0.15 of the 0.2 s that the dedup after
 	 * the pool took) */
 	/* (it cannot start: the dedup runs after the merge, all of it) */
-	threads = threads_for(opts, info_bytes);
+	threads = btf_encode_threads_for(opts, info_bytes);
 	if (threads > 1 && !opts->libbpf_dedup)
 		(void)btf_merge_dedup_early(&fe.merge);
 	/* with enough threads for the ordered turns to bound the run, the

@@ -200,7 +200,10 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 			    struct btf_encode_stats *stats, struct d2b_error *err);
 
 /* The threads btf_encode_file() runs for DF with OPTS (-j, thread_bytes,
- * the size of the units it encodes), the calling thread included. */
+ * the size of the units it encodes), the calling thread included; and the
+ * same for INFO_BYTES of units (at most one thread for each thread_bytes,
+ * rounded to the nearest: a second from 1.5 thread_bytes). */
 unsigned btf_encode_threads(const struct dw_file *df, const struct btf_encode_options *opts);
+unsigned btf_encode_threads_for(const struct btf_encode_options *opts, uint64_t info_bytes);
 
 #endif

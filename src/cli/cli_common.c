@@ -32,6 +32,15 @@ bool cli_malloc_on_huge_pages(void)
 	return malloc_hugetlb() != 0;
 }
 
+/* Whether GLIBC_TUNABLES names glibc.malloc.hugetlb, any value: the
+ * user's (or our first run's) say, which wins over ours. */
+static bool hugetlb_named(void)
+{
+	const char *t = getenv("GLIBC_TUNABLES");
+
+	return t && strstr(t, "glibc.malloc.hugetlb");
+}
+
 static bool thp_available(void);
 
 /* Whether resource RES has a limit (its soft one). */
@@ -51,13 +60,8 @@ static bool limited(int res)
  */
 bool cli_heap_for_big_model(char **argv, size_t span, void **filler)
 {
-	const char *tunables = getenv("GLIBC_TUNABLES");
-
 	*filler = NULL;
-	/* a hugetlb setting of the user's, any value, wins (as it does
-	 * against cli_reexec_on_huge_pages()) */
-	if ((tunables && strstr(tunables, "glibc.malloc.hugetlb")) || getenv("D2B_NO_HUGEPAGE") ||
-	    !thp_available())
+	if (hugetlb_named() || getenv("D2B_NO_HUGEPAGE") || !thp_available())
 		return false;
 	/* the span is taken whole at once: under a limit on the address
 	 * space or the data (`ulimit -v`, `-d`) it could leave no room for
@@ -230,14 +234,14 @@ static bool exe_is_this_program(void)
  */
 void cli_reexec_on_huge_pages(char **argv)
 {
-	static const char name[] = "glibc.malloc.hugetlb", set[] = "glibc.malloc.hugetlb=1";
+	static const char set[] = "glibc.malloc.hugetlb=1";
 	const char *old = getenv("GLIBC_TUNABLES");
 	char *saved = old ? strdup(old) : NULL, *val;
 	size_t n;
 
 	/* once only: in a secure-mode process (setuid, file capabilities)
 	 * glibc drops the tunable, and each run would exec the next */
-	if ((old && (!saved || strstr(old, name))) || getenv("D2B_NO_HUGEPAGE") ||
+	if ((old && !saved) || hugetlb_named() || getenv("D2B_NO_HUGEPAGE") ||
 	    getenv(REEXEC_MARK) || getauxval(AT_SECURE) || !thp_available() ||
 	    !exe_is_this_program())
 		goto out;
