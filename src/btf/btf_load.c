@@ -7,7 +7,8 @@
  *   btf_handle_open(path, base)
  *     ├── open_path()          raw file, or the ELF's .BTF section, read
  *     ├── raw_check()          our pass over the bytes (header, records,
- *     │                        strings, references, kinds, cycles)
+ *     │                        strings, references, kinds, cycles; no
+ *     │                        cycles with BTF_OPEN_NO_GRAPH_CHECK)
  *     └── btf__new_split()     libbpf's parse (it copies the bytes)
  *   btf_handle_load_model()    two passes over the ids: allocate every
  *                              model type, then fill them in; DECL_TAGs last
@@ -43,6 +44,7 @@ struct btf_handle {
 	const struct btf_handle *base;	/* NULL unless split */
 	uint32_t start_id;
 	uint32_t str_total;		/* bytes of strings, the base's included */
+	bool graph_unchecked;		/* its cycles and depths (or its base's) */
 };
 
 const char *btf_default_vmlinux_path(void)
@@ -851,7 +853,7 @@ static int check_cycles(const struct raw_check *c)
  * (BASE_STR_LEN: the size of all its strings). Sets *STR_TOTAL to the size
  * of all strings, the base's included. */
 static int raw_check(const char *path, const uint8_t *data, size_t size,
-		     const struct btf *base, uint32_t base_str_len,
+		     const struct btf *base, uint32_t base_str_len, unsigned flags,
 		     uint32_t *str_total, struct d2b_error *err)
 {
 	struct raw_check c = {
@@ -873,7 +875,7 @@ static int raw_check(const char *path, const uint8_t *data, size_t size,
 	c.str_end = c.base_str_len + c.str_len;
 	for (uint32_t i = 0; !rc && i < c.nr; i++)
 		rc = check_one(&c, c.start_id + i);
-	if (!rc)
+	if (!rc && !(flags & BTF_OPEN_NO_GRAPH_CHECK))
 		rc = check_cycles(&c);
 	free(c.offs);
 	free(c.kinds);
@@ -935,14 +937,14 @@ out:
 
 static struct btf_handle *open_bytes(const char *path, const uint8_t *data,
 				     size_t size, const struct btf_handle *base,
-				     struct d2b_error *err)
+				     unsigned flags, struct d2b_error *err)
 {
 	struct btf_handle *h;
 	uint32_t str_total;
 	long lerr;
 
 	if (raw_check(path, data, size, base ? base->btf : NULL,
-		      base ? base->str_total : 0, &str_total, err))
+		      base ? base->str_total : 0, flags, &str_total, err))
 		return NULL;
 	h = calloc(1, sizeof(*h));
 	if (!h || !(h->path = strdup(path))) {
@@ -951,6 +953,7 @@ static struct btf_handle *open_bytes(const char *path, const uint8_t *data,
 		return NULL;
 	}
 	h->base = base;
+	h->graph_unchecked = (flags & BTF_OPEN_NO_GRAPH_CHECK) || (base && base->graph_unchecked);
 	errno = 0;
 	if (base)
 		h->btf = btf_parse_split_bytes(data, size, (struct btf *)base->btf);
@@ -969,12 +972,19 @@ static struct btf_handle *open_bytes(const char *path, const uint8_t *data,
 	return h;
 }
 
+struct btf_handle *btf_handle_open_memory_flags(const char *path, const void *data,
+						size_t size, const struct btf_handle *base,
+						unsigned flags, struct d2b_error *err)
+{
+	return open_bytes(path, data, size, base, flags, err);
+}
+
 struct btf_handle *btf_handle_open_memory(const char *path, const void *data,
 					  size_t size,
 					  const struct btf_handle *base,
 					  struct d2b_error *err)
 {
-	return open_bytes(path, data, size, base, err);
+	return open_bytes(path, data, size, base, 0, err);
 }
 
 /* PATH's BTF, opened on BASE: an ELF file's .BTF or a raw file, read
@@ -982,7 +992,7 @@ struct btf_handle *btf_handle_open_memory(const char *path, const void *data,
  * project's VM touching a vmlinux's 4 MB of .BTF in the mapping cost 3-4
  * ms more than reading it.) */
 static struct btf_handle *open_path(const char *path, const struct btf_handle *base,
-				    struct d2b_error *err)
+				    unsigned flags, struct d2b_error *err)
 {
 	const struct elf_section *sec;
 	struct btf_handle *h;
@@ -999,7 +1009,7 @@ static struct btf_handle *open_path(const char *path, const struct btf_handle *b
 	if (n < 0 || !is_elf_magic(head, (size_t)n)) {
 		if (read_file(path, &data, &size, err))
 			return NULL;
-		h = open_bytes(path, data, size, base, err);
+		h = open_bytes(path, data, size, base, flags, err);
 		free(data);
 		return h;
 	}
@@ -1028,31 +1038,37 @@ static struct btf_handle *open_path(const char *path, const struct btf_handle *b
 			return NULL;
 		}
 	}
-	h = open_bytes(path, data ? data : sec->data, sec->size, base, err);
+	h = open_bytes(path, data ? data : sec->data, sec->size, base, flags, err);
 	free(data);
 	elf_file_close(ef);
 	return h;
 }
 
-struct btf_handle *btf_handle_open(const char *path, const char *base_path,
-				   struct d2b_error *err)
+struct btf_handle *btf_handle_open_flags(const char *path, const char *base_path,
+					 unsigned flags, struct d2b_error *err)
 {
 	struct btf_handle *base = NULL, *h;
 
 	if (!path)
 		path = btf_default_vmlinux_path();
 	if (base_path) {
-		base = btf_handle_open(base_path, NULL, err);
+		base = btf_handle_open_flags(base_path, NULL, flags, err);
 		if (!base)
 			return NULL;
 	}
-	h = open_path(path, base, err);
+	h = open_path(path, base, flags, err);
 	if (!h) {
 		btf_handle_close(base);
 		return NULL;
 	}
 	h->base_owned = base;
 	return h;
+}
+
+struct btf_handle *btf_handle_open(const char *path, const char *base_path,
+				   struct d2b_error *err)
+{
+	return btf_handle_open_flags(path, base_path, 0, err);
 }
 
 void btf_handle_close(struct btf_handle *h)
@@ -1609,8 +1625,15 @@ struct cu_model *btf_handle_load_model(const struct btf_handle *h,
 		.nr_ids = btf__type_cnt(h->btf),
 		.err = err ? err : &local,
 	};
-	struct cu_model *cu = calloc(1, sizeof(*cu));
+	struct cu_model *cu;
 
+	/* the model's users recurse along references (a caller's bug) */
+	if (h->graph_unchecked) {
+		d2b_error_set(b.err, "%s: BTF opened without its cycle check cannot become a model",
+			      h->path);
+		return NULL;
+	}
+	cu = calloc(1, sizeof(*cu));
 	if (!cu) {
 		d2b_error_oom(err);
 		return NULL;

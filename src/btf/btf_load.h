@@ -91,6 +91,26 @@ enum btf_probe btf_probe_file(const char *path);
  */
 struct btf_handle *btf_handle_open(const char *path, const char *base_path,
 				   struct d2b_error *err);
+
+/* What the _flags variants may leave out of the check: */
+enum btf_open_flags {
+	/*
+	 * No search for reference cycles and chains deeper than
+	 * BTF_LOAD_MAX_DEPTH (a base's and its split's alike): everything
+	 * else (records, strings, ids in range, kinds) is still checked. For
+	 * a base that only the encoder reads (--btf_base): its dedup walks a
+	 * base type only beside a module's own, in step, each base type
+	 * taken at most once a comparison, and never follows a base type's
+	 * references on its own; that search was a tenth of a module's run.
+	 * Such a handle cannot become a model (its printers recurse).
+	 */
+	BTF_OPEN_NO_GRAPH_CHECK = 1u << 0,
+};
+struct btf_handle *btf_handle_open_flags(const char *path, const char *base_path,
+					 unsigned flags, struct d2b_error *err);
+struct btf_handle *btf_handle_open_memory_flags(const char *path, const void *data,
+						size_t size, const struct btf_handle *base,
+						unsigned flags, struct d2b_error *err);
 /* The same from memory (raw BTF bytes; copied). PATH names it in
  * messages; BASE may be NULL, else it must outlive the new handle. */
 struct btf_handle *btf_handle_open_memory(const char *path, const void *data,

@@ -209,6 +209,49 @@ static void test_model(const void *raw, uint32_t size)
 
 /* Open a corrupted copy; the error must be one line naming .BTF+0x and
  * containing WANT. */
+/*
+ * RAW (SIZE bytes) has a pointer loop: opened without the cycle search
+ * (the encoder's base) it is taken, yet neither it nor a split BTF on it
+ * becomes a model, whose printers would recurse along the loop.
+ */
+static void no_graph_check(const void *raw, size_t size)
+{
+	struct d2b_error err = { 0 };
+	struct btf_handle *h, *split;
+	struct cu_model *cu;
+	/* split BTF with no types of its own and one string: "x" */
+	static const uint8_t split_raw[] = {
+		0x9f, 0xeb, 1, 0, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 2, 0, 0, 0, 'x', 0,
+	};
+
+	h = btf_handle_open_memory_flags("loop.btf", raw, size, NULL, BTF_OPEN_NO_GRAPH_CHECK,
+					 &err);
+	CHECK(h && !err.set, "no graph check: refused: %s", err.msg);
+	if (!h)
+		return;
+	cu = btf_handle_load_model(h, NULL, &err);
+	CHECK(!cu && err.set && strstr(err.msg, "loop.btf: BTF opened without its cycle check"),
+	      "no graph check: a model: '%s'", err.msg);
+	cu_model_destroy(cu);
+	memset(&err, 0, sizeof(err));
+	split = btf_handle_open_memory("split.btf", split_raw, sizeof(split_raw), h, &err);
+	CHECK(split && !err.set, "no graph check: split refused: %s", err.msg);
+	if (split) {
+		cu = btf_handle_load_model(split, NULL, &err);
+		CHECK(!cu && err.set && strstr(err.msg, "split.btf: BTF opened without"),
+		      "no graph check: a model of the split: '%s'", err.msg);
+		cu_model_destroy(cu);
+		btf_handle_close(split);
+	}
+	btf_handle_close(h);
+	/* the same bytes checked in full: refused */
+	memset(&err, 0, sizeof(err));
+	h = btf_handle_open_memory("loop.btf", raw, size, NULL, &err);
+	CHECK(!h && err.set && strstr(err.msg, "reference cycle"), "full check took the loop");
+	btf_handle_close(h);
+}
+
 static void expect_bad(const char *what, const void *raw, size_t size,
 		       const char *want)
 {
@@ -335,6 +378,7 @@ static void test_corrupt(const struct btf *b, const uint8_t *raw, uint32_t size)
 	v = ID_PTR_FOO;
 	memcpy(c + rec_off(b, raw, ID_PTR_FOO) + 8, &v, 4);
 	expect_bad("pointer loop", c, size, "reference cycle");
+	no_graph_check(c, size);
 	/* DECL_TAG component out of range */
 	memcpy(c, raw, size);
 	v = 9;
