@@ -903,7 +903,7 @@ static int dedup_struct(struct dedup *d, uint32_t id)
 	return new_id == id ? ct_add(&d->ct, h, id) : 0;
 }
 
-/* ---- FWDs whose name one canonical struct or union has ---- */
+/* ---- names: which base types can be candidates; FWDs ---- */
 
 /*
  * The names our types have (name offsets: the merge gives a string the
@@ -911,8 +911,7 @@ static int dedup_struct(struct dedup *d, uint32_t id)
  * a name equals only a type of the same name (libbpf's btf_equal_common(),
  * btf_shallow_equal_struct(), btf_compat_enum()... compare name_off
  * first), so a named base type whose name none of ours has is never
- * anybody's match; nor is a base struct whose name none of our FWDs has
- * their one struct of that name (resolve_fwds()).
+ * anybody's match.
  */
 struct name_set {
 	uint32_t *slot;		/* name offsets; 0: free */
@@ -951,48 +950,59 @@ static inline bool name_set_has(const struct name_set *ns, uint32_t name)
 	return ns->slot[i] == name;
 }
 
-/* Whether type ID can take part by its name: ours always; a base type when
- * NAMES (none: all) has its name. */
-static inline bool base_named(struct dedup *d, const struct name_set *names, uint32_t id)
-{
-	return id >= d->start || !names->slot || name_set_has(names, rec(d, id)[0]);
-}
-
 struct name_slot {
 	uint32_t name;	/* name offset + 1; 0: free */
-	uint32_t id;	/* 0: several */
+	uint32_t id;	/* the one struct or union; 0: several; UNPROCESSED: none */
 };
 
-static int resolve_fwds(struct dedup *d, const struct name_set *names)
+/*
+ * libbpf's btf_dedup_resolve_fwds(): each FWD of ours that is still its
+ * own canonical type becomes the canonical struct or union of its name,
+ * when exactly one has that name, and of its kind. libbpf maps every
+ * canonical struct's and union's name; only the names our FWDs have are
+ * looked at here: a table of those first (a module without FWDs needs
+ * none), then one pass over the structs and unions, the base's included.
+ */
+static int resolve_fwds(struct dedup *d)
 {
-	size_t cap = 1024, used = 0, mask;
+	size_t nfwd = 0, cap = 64, mask;
 	struct name_slot *s;
 
-	for (uint32_t id = 1; id < d->n; id++)
-		if ((d->nd[id].kind == BTF_KIND_STRUCT || d->nd[id].kind == BTF_KIND_UNION) &&
-		    d->nd[id].map == id && base_named(d, names, id))
-			used++;
-	while (cap < used * 2)
+	for (uint32_t id = d->start; id < d->n; id++)
+		nfwd += d->nd[id].kind == BTF_KIND_FWD && d->nd[id].map == id;
+	if (!nfwd)
+		return 0;
+	while (cap < nfwd * 2)
 		cap *= 2;
 	s = calloc(cap, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
 	mask = cap - 1;
+	for (uint32_t id = d->start; id < d->n; id++) {
+		uint32_t name;
+		size_t i;
+
+		if (d->nd[id].kind != BTF_KIND_FWD || d->nd[id].map != id)
+			continue;
+		name = rec(d, id)[0] + 1;
+		i = finish(name) & mask;
+		while (s[i].name && s[i].name != name)
+			i = (i + 1) & mask;
+		s[i] = (struct name_slot){ .name = name, .id = UNPROCESSED };
+	}
 	for (uint32_t id = 1; id < d->n; id++) {
-		const uint32_t *t;
+		uint32_t name;
 		size_t i;
 
 		if ((d->nd[id].kind != BTF_KIND_STRUCT && d->nd[id].kind != BTF_KIND_UNION) ||
-		    d->nd[id].map != id || !base_named(d, names, id))
+		    d->nd[id].map != id)
 			continue;
-		t = rec(d, id);
-		i = finish(t[0] + 1) & mask;
-		while (s[i].name && s[i].name != t[0] + 1)
+		name = rec(d, id)[0] + 1;
+		i = finish(name) & mask;
+		while (s[i].name && s[i].name != name)
 			i = (i + 1) & mask;
 		if (s[i].name)
-			s[i].id = 0;
-		else
-			s[i] = (struct name_slot){ .name = t[0] + 1, .id = id };
+			s[i].id = s[i].id == UNPROCESSED ? id : 0;
 	}
 	for (uint32_t id = d->start; id < d->n; id++) {
 		const uint32_t *t;
@@ -1002,9 +1012,9 @@ static int resolve_fwds(struct dedup *d, const struct name_set *names)
 			continue;
 		t = rec(d, id);
 		i = finish(t[0] + 1) & mask;
-		while (s[i].name && s[i].name != t[0] + 1)
+		while (s[i].name != t[0] + 1)
 			i = (i + 1) & mask;
-		if (!s[i].name || !s[i].id || d->nd[s[i].id].kind != fwd_kind_of(t))
+		if (s[i].id == UNPROCESSED || !s[i].id || d->nd[s[i].id].kind != fwd_kind_of(t))
 			continue;
 		d->nd[id].map = s[i].id;
 	}
@@ -1420,13 +1430,64 @@ static uint64_t base_hash(const uint32_t *t)
 #define BASE_BATCH 32	/* base hashes computed, their slots hinted, then added */
 
 /*
+ * Whether base type R (id ID) can be what a type of ours maps to, given
+ * REACH: the earlier base ids that can. A named one when NAMES has its
+ * name (every comparison of a named kind compares names, and our strings
+ * take the base's offsets). An anonymous one when every type it refers to
+ * can be, or is void: a reference type equals ours only where the ids it
+ * refers to are what ours resolve to, and ours resolve to base ids only
+ * through such types; a struct, union or function prototype is equivalent
+ * to ours only where its members' or parameters' types are. A reference
+ * to a later id (a few thousand in a vmlinux base) is taken as one that
+ * can: the set may be too big, never too small.
+ */
+static bool base_reachable(const uint32_t *r, uint32_t id, const uint64_t *reach,
+			   const struct name_set *names)
+{
+#define CAN(x) ((x) == 0 || (x) >= id || (reach[(x) / 64] >> ((x) % 64) & 1))
+	if (r[0])
+		return name_set_has(names, r[0]);
+	switch (kind_of(r)) {
+	case BTF_KIND_PTR:
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_FUNC:
+		return CAN(r[2]);
+	case BTF_KIND_ARRAY:
+		return CAN(r[3]) && CAN(r[4]);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (uint32_t i = 0, n = vlen_of(r); i < n; i++)
+			if (!CAN(r[4 + 3 * i]))
+				return false;
+		return true;
+	case BTF_KIND_FUNC_PROTO:
+		if (!CAN(r[2]))
+			return false;
+		for (uint32_t i = 0, n = vlen_of(r); i < n; i++)
+			if (!CAN(r[4 + 2 * i]))
+				return false;
+		return true;
+	default:
+		return true;
+	}
+#undef CAN
+}
+
+/*
  * libbpf's btf_dedup_prep(): the base's types are the first candidates, in
- * id order. Only those that some type of ours can equal enter the lists:
- * the anonymous ones and those with a name of NAMES; the others are
- * counted as libbpf's map holds them (ct_count(): the lists' order). A
- * vmlinux base has 95 k candidates, of which 53 k are named (42 k FUNCs),
- * and a small module names a few hundred of them: half the hashing, the
- * adds and the table's fresh memory saved in every module's run.
+ * id order. Only those that some type of ours can equal enter the lists
+ * (base_reachable(): those with a name of NAMES, and the anonymous ones
+ * that refer to such); the others are counted as libbpf's map holds them
+ * (ct_count(): the lists' order). A vmlinux base has 95 k candidates, of
+ * which 53 k are named (42 k FUNCs), and a small module names a few
+ * hundred of them; about half of the 42 k anonymous ones (pointers,
+ * prototypes) refer to a name it does not have (tcp_bbr.ko takes 22.5 k of
+ * the 95 k). Skipped, they cost neither hashing nor an add nor the table's
+ * fresh memory in every module's run.
  *
  * In batches: a batch's hashes first and their slots hinted to the cache,
  * then the adds (a vmlinux base's 99 k adds each missed the cache in the
@@ -1436,7 +1497,10 @@ static int add_base_cands(struct dedup *d, const struct name_set *names)
 {
 	uint64_t h[BASE_BATCH];
 	uint32_t ids[BASE_BATCH];	/* 0: counted only */
+	uint64_t *reach = calloc(d->start / 64 + 1, sizeof(*reach));
 
+	if (!reach)
+		return -ENOMEM;
 	for (uint32_t id = 1; id < d->start;) {
 		unsigned n = 0;
 
@@ -1444,14 +1508,17 @@ static int add_base_cands(struct dedup *d, const struct name_set *names)
 			const uint32_t *r = rec(d, id);
 			int rc = base_cand_kind(kind_of(r));
 
-			if (rc < 0)
+			if (rc < 0) {
+				free(reach);
 				return rc;
+			}
 			if (!rc)
 				continue;
-			if (r[0] && !name_set_has(names, r[0])) {
+			if (!base_reachable(r, id, reach, names)) {
 				ids[n++] = 0;
 				continue;
 			}
+			reach[id / 64] |= 1ull << (id % 64);
 			h[n] = base_hash(r);
 			__builtin_prefetch(&d->ct.slot[ct_home(&d->ct, h[n])], 1);
 			ids[n++] = id;
@@ -1459,10 +1526,13 @@ static int add_base_cands(struct dedup *d, const struct name_set *names)
 		for (unsigned i = 0; i < n; i++) {
 			if (!ids[i])
 				ct_count(&d->ct);
-			else if (ct_add(&d->ct, h[i], ids[i]))
+			else if (ct_add(&d->ct, h[i], ids[i])) {
+				free(reach);
 				return -ENOMEM;
+			}
 		}
 	}
+	free(reach);
 	return 0;
 }
 
@@ -1639,7 +1709,7 @@ int btf_dedup(struct btf_dedup_types *t, struct d2b_error *err)
 		if ((rc = prims_and_structs(&d, start, d.n, &st, &t0)))
 			goto fail;
 	}
-	if ((rc = resolve_fwds(&d, &names)))
+	if ((rc = resolve_fwds(&d)))
 		goto fail;
 	st.fwd_s = lap(&t0);
 	for (uint32_t id = start; id < d.n; id++) {
