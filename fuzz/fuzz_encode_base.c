@@ -5,8 +5,8 @@
  * a kernel build.
  *
  * The input is raw BTF. It goes through the checked loader as encode_main
- * opens --btf_base (no cycle or depth search: the encoder must not need
- * it, and reference loops in the base are part of what this exercises); what it
+ * opens --btf_base (no graph check: the encoder must not need one, and
+ * reference loops in the base are part of what this exercises); what it
  * refuses must come with a one-line message. What it accepts becomes the
  * base of the fixed module ($D2B_FUZZ_BASE_MODULE, else the object CMake
  * built: the program tests/fixtures/btf_funcs/ at -O2), which is encoded on it with
@@ -79,8 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	copy = fuzz_copy(data, size);
 	if (!copy)
 		return 0;
-	base_h = btf_handle_open_memory_flags("base.btf", copy, size, NULL,
-					      BTF_OPEN_NO_GRAPH_CHECK, &err);
+	base_h = btf_handle_open_memory("base.btf", copy, size, NULL, &err);
 	fuzz_check_error(&err);
 	if (!base_h)
 		goto out_free;

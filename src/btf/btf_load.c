@@ -7,16 +7,18 @@
  *   btf_handle_open(path, base)
  *     ├── open_path()          raw file, or the ELF's .BTF section, read
  *     ├── raw_check()          our pass over the bytes (header, records,
- *     │                        strings, references, kinds, cycles; no
- *     │                        cycles with BTF_OPEN_NO_GRAPH_CHECK)
+ *     │                        strings, references, kinds)
  *     └── btf__new_split()     libbpf's parse (it copies the bytes)
- *   btf_handle_load_model()    two passes over the ids: allocate every
- *                              model type, then fill them in; DECL_TAGs last
+ *   btf_handle_load_model()    check_graph() over the types it takes (no
+ *                              cycle, no chain too deep), then two passes
+ *                              over the ids: allocate every model type,
+ *                              then fill them in; DECL_TAGs last
  */
 #include "btf/btf_load.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +46,10 @@ struct btf_handle {
 	const struct btf_handle *base;	/* NULL unless split */
 	uint32_t start_id;
 	uint32_t str_total;		/* bytes of strings, the base's included */
-	bool graph_unchecked;		/* its cycles and depths (or its base's) */
+	/* where its own records are, for messages: the first in libbpf's
+	 * copy (NULL: none), at TYPES_AT in the bytes opened */
+	const uint8_t *own_first;
+	uint32_t types_at;
 };
 
 const char *btf_default_vmlinux_path(void)
@@ -681,180 +686,12 @@ bad_comp:
 	return 0;
 }
 
-static const char *str_at(const struct raw_check *c, uint32_t off)
-{
-	if (off < c->base_str_len)
-		return btf__str_by_offset(c->base, off);
-	return (const char *)c->data + c->hdr_len + c->str_off +
-	       (off - c->base_str_len);
-}
-
-/*
- * The printers' reference graph: an edge from a type to each type printing
- * it may expand. A named struct or union has none (it is printed by name).
- * Edges are numbered slots; a slot may be 0 (void: no edge). Own type
- * IDX (index from start_id) has the number returned, each a type id in its
- * record at *AT, *AT + *STRIDE, ... (the type field; an array's element;
- * the members' types; a prototype's return type, then its parameters').
- */
-static uint32_t own_slots(const struct raw_check *c, uint32_t idx, uint32_t *at,
-			  uint32_t *stride)
-{
-	uint32_t rec = c->offs[idx];
-	const char *name;
-
-	*at = rec + 8;
-	*stride = 0;
-	switch (c->kinds[idx]) {
-	case BTF_KIND_PTR:
-	case BTF_KIND_TYPEDEF:
-	case BTF_KIND_VOLATILE:
-	case BTF_KIND_CONST:
-	case BTF_KIND_RESTRICT:
-	case BTF_KIND_TYPE_TAG:
-	case BTF_KIND_FUNC:
-	case BTF_KIND_VAR:
-		return 1;
-	case BTF_KIND_ARRAY:
-		*at = rec + BTF_REC;
-		return 1;
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION:
-		name = str_at(c, rd32(c, rec));
-		if (name && *name)
-			return 0;
-		*at = rec + BTF_REC + 4;
-		*stride = 12;
-		return rd32(c, rec + 4) & 0xffff;
-	case BTF_KIND_FUNC_PROTO:
-		*stride = 8;
-		return 1 + (rd32(c, rec + 4) & 0xffff);
-	}
-	return 0;
-}
-
-/*
- * Depth-first search over this BTF's own types (edges into the base end
- * there: the base was checked on its own and cannot point back). A grey
- * node met again closes a cycle. A black node keeps the longest chain
- * below it, for the depth limit, checked wherever a chain grows (a chain
- * in id order grows only as the search returns along it).
- *
- * One 16-bit state a type (a vmlinux base's 99 k types: 200 KB, where a
- * colour, a depth and a frame a type were 1.7 MB of fresh memory, most of
- * the check's time), and a stack as deep as the search goes.
- */
-#define ST_WHITE 0
-#define ST_GREY 1
-#define ST_BLACK 2	/* + the longest chain below: at most BTF_LOAD_MAX_DEPTH */
-_Static_assert(ST_BLACK + BTF_LOAD_MAX_DEPTH <= UINT16_MAX, "depth in 16 bits");
-
-static int too_deep(const struct raw_check *c, uint32_t idx)
-{
-	return d2b_error_at(c->err, c->path, BTF_SECTION, c->offs[idx],
-			    "type [%u] %s: reference chain deeper than %u", c->start_id + idx,
-			    kind_name(c->kinds[idx]), BTF_LOAD_MAX_DEPTH);
-}
-
-static int check_cycles(const struct raw_check *c)
-{
-	struct frame {
-		uint32_t id, k, n, depth, at, stride;	/* own_slots() */
-	};
-	uint16_t *st = calloc(c->nr ? c->nr : 1, sizeof(*st));
-	struct frame *stack = NULL;
-	size_t cap = 0;
-	int rc = 0;
-
-	if (!st)
-		return d2b_error_oom(c->err);
-	for (uint32_t root = 0; root < c->nr && !rc; root++) {
-		uint32_t next = root, next_n, next_at, next_stride;	/* to push */
-		size_t sp = 0;
-
-		if (st[root] != ST_WHITE)
-			continue;
-		/* a type with no edges is done at once (most of a base's:
-		 * named structs, enums, ints); so below */
-		next_n = own_slots(c, root, &next_at, &next_stride);
-		if (!next_n) {
-			st[root] = ST_BLACK;
-			continue;
-		}
-		do {
-			struct frame *f;
-			uint32_t to, idx;
-
-			if (next != UINT32_MAX) {
-				if (sp == cap) {
-					size_t ncap = cap ? 2 * cap : 256;
-					struct frame *ns = realloc(stack, ncap * sizeof(*ns));
-
-					if (!ns) {
-						rc = d2b_error_oom(c->err);
-						break;
-					}
-					stack = ns;
-					cap = ncap;
-				}
-				stack[sp++] = (struct frame){ next, 0, next_n, 0, next_at, next_stride };
-				st[next] = ST_GREY;
-				next = UINT32_MAX;
-			}
-			f = &stack[sp - 1];
-			if (f->k == f->n) {
-				uint32_t d = f->depth + 1;
-
-				st[f->id] = (uint16_t)(ST_BLACK + f->depth);
-				if (--sp && d > stack[sp - 1].depth) {
-					stack[sp - 1].depth = d;
-					if (d > BTF_LOAD_MAX_DEPTH)
-						rc = too_deep(c, stack[sp - 1].id);
-				}
-				continue;
-			}
-			to = rd32(c, f->at);
-			f->at += f->stride;
-			f->k++;
-			if (to < c->start_id)	/* void or base */
-				continue;
-			idx = to - c->start_id;
-			if (st[idx] >= ST_BLACK) {
-				uint32_t d = st[idx] - ST_BLACK + 1u;
-
-				if (d > f->depth) {
-					f->depth = d;
-					if (d > BTF_LOAD_MAX_DEPTH)
-						rc = too_deep(c, f->id);
-				}
-			} else if (st[idx] == ST_GREY) {
-				struct tinfo tt;
-
-				type_info(c, to, &tt);
-				rc = d2b_error_at(c->err, c->path, BTF_SECTION, c->offs[idx],
-						  "type [%u] %s is part of a reference cycle (through [%u] %s)",
-						  to, kind_name(tt.kind), c->start_id + f->id,
-						  kind_name(c->kinds[f->id]));
-			} else if ((next_n = own_slots(c, idx, &next_at, &next_stride))) {
-				next = idx;
-			} else {
-				st[idx] = ST_BLACK;	/* as pushed and popped at once */
-				if (f->depth < 1)
-					f->depth = 1;
-			}
-		} while ((sp || next != UINT32_MAX) && !rc);
-	}
-	free(st);
-	free(stack);
-	return rc;
-}
-
 /* The whole check of DATA (SIZE bytes) as BTF, split on BASE if not NULL
  * (BASE_STR_LEN: the size of all its strings). Sets *STR_TOTAL to the size
  * of all strings, the base's included. */
 static int raw_check(const char *path, const uint8_t *data, size_t size,
-		     const struct btf *base, uint32_t base_str_len, unsigned flags,
-		     uint32_t *str_total, struct d2b_error *err)
+		     const struct btf *base, uint32_t base_str_len,
+		     uint32_t *str_total, uint32_t *types_at, struct d2b_error *err)
 {
 	struct raw_check c = {
 		.path = path, .data = data, .size = size, .base = base,
@@ -875,12 +712,11 @@ static int raw_check(const char *path, const uint8_t *data, size_t size,
 	c.str_end = c.base_str_len + c.str_len;
 	for (uint32_t i = 0; !rc && i < c.nr; i++)
 		rc = check_one(&c, c.start_id + i);
-	if (!rc && !(flags & BTF_OPEN_NO_GRAPH_CHECK))
-		rc = check_cycles(&c);
 	free(c.offs);
 	free(c.kinds);
 	free(copy);
 	*str_total = c.base_str_len + c.str_len;
+	*types_at = c.hdr_len + c.type_off;
 	return rc;
 }
 
@@ -937,14 +773,14 @@ out:
 
 static struct btf_handle *open_bytes(const char *path, const uint8_t *data,
 				     size_t size, const struct btf_handle *base,
-				     unsigned flags, struct d2b_error *err)
+				     struct d2b_error *err)
 {
 	struct btf_handle *h;
-	uint32_t str_total;
+	uint32_t str_total, types_at;
 	long lerr;
 
 	if (raw_check(path, data, size, base ? base->btf : NULL,
-		      base ? base->str_total : 0, flags, &str_total, err))
+		      base ? base->str_total : 0, &str_total, &types_at, err))
 		return NULL;
 	h = calloc(1, sizeof(*h));
 	if (!h || !(h->path = strdup(path))) {
@@ -953,7 +789,6 @@ static struct btf_handle *open_bytes(const char *path, const uint8_t *data,
 		return NULL;
 	}
 	h->base = base;
-	h->graph_unchecked = (flags & BTF_OPEN_NO_GRAPH_CHECK) || (base && base->graph_unchecked);
 	errno = 0;
 	if (base)
 		h->btf = btf_parse_split_bytes(data, size, (struct btf *)base->btf);
@@ -969,14 +804,10 @@ static struct btf_handle *open_bytes(const char *path, const uint8_t *data,
 	}
 	h->start_id = base ? btf__type_cnt(base->btf) : 1;
 	h->str_total = str_total;
+	h->types_at = types_at;
+	if (btf__type_cnt(h->btf) > h->start_id)
+		h->own_first = (const uint8_t *)btf__type_by_id(h->btf, h->start_id);
 	return h;
-}
-
-struct btf_handle *btf_handle_open_memory_flags(const char *path, const void *data,
-						size_t size, const struct btf_handle *base,
-						unsigned flags, struct d2b_error *err)
-{
-	return open_bytes(path, data, size, base, flags, err);
 }
 
 struct btf_handle *btf_handle_open_memory(const char *path, const void *data,
@@ -984,7 +815,7 @@ struct btf_handle *btf_handle_open_memory(const char *path, const void *data,
 					  const struct btf_handle *base,
 					  struct d2b_error *err)
 {
-	return open_bytes(path, data, size, base, 0, err);
+	return open_bytes(path, data, size, base, err);
 }
 
 /* PATH's BTF, opened on BASE: an ELF file's .BTF or a raw file, read
@@ -992,7 +823,7 @@ struct btf_handle *btf_handle_open_memory(const char *path, const void *data,
  * project's VM touching a vmlinux's 4 MB of .BTF in the mapping cost 3-4
  * ms more than reading it.) */
 static struct btf_handle *open_path(const char *path, const struct btf_handle *base,
-				    unsigned flags, struct d2b_error *err)
+				    struct d2b_error *err)
 {
 	const struct elf_section *sec;
 	struct btf_handle *h;
@@ -1009,7 +840,7 @@ static struct btf_handle *open_path(const char *path, const struct btf_handle *b
 	if (n < 0 || !is_elf_magic(head, (size_t)n)) {
 		if (read_file(path, &data, &size, err))
 			return NULL;
-		h = open_bytes(path, data, size, base, flags, err);
+		h = open_bytes(path, data, size, base, err);
 		free(data);
 		return h;
 	}
@@ -1038,25 +869,25 @@ static struct btf_handle *open_path(const char *path, const struct btf_handle *b
 			return NULL;
 		}
 	}
-	h = open_bytes(path, data ? data : sec->data, sec->size, base, flags, err);
+	h = open_bytes(path, data ? data : sec->data, sec->size, base, err);
 	free(data);
 	elf_file_close(ef);
 	return h;
 }
 
-struct btf_handle *btf_handle_open_flags(const char *path, const char *base_path,
-					 unsigned flags, struct d2b_error *err)
+struct btf_handle *btf_handle_open(const char *path, const char *base_path,
+				   struct d2b_error *err)
 {
 	struct btf_handle *base = NULL, *h;
 
 	if (!path)
 		path = btf_default_vmlinux_path();
 	if (base_path) {
-		base = btf_handle_open_flags(base_path, NULL, flags, err);
+		base = btf_handle_open(base_path, NULL, err);
 		if (!base)
 			return NULL;
 	}
-	h = open_path(path, base, flags, err);
+	h = open_path(path, base, err);
 	if (!h) {
 		btf_handle_close(base);
 		return NULL;
@@ -1065,11 +896,6 @@ struct btf_handle *btf_handle_open_flags(const char *path, const char *base_path
 	return h;
 }
 
-struct btf_handle *btf_handle_open(const char *path, const char *base_path,
-				   struct d2b_error *err)
-{
-	return btf_handle_open_flags(path, base_path, 0, err);
-}
 
 void btf_handle_close(struct btf_handle *h)
 {
@@ -1094,6 +920,203 @@ const struct btf *btf_handle_btf(const struct btf_handle *h)
 uint32_t btf_handle_start_id(const struct btf_handle *h)
 {
 	return h->start_id;
+}
+
+/* ---- The reference graph: cycles and depth ---- */
+
+/*
+ * The printers' reference graph: an edge from a type to each type printing
+ * it may expand. A named struct or union has none (it is printed by name).
+ * Edges are numbered from 0; an edge may be 0 (void: none). The number of
+ * T's edges, and its K-th (K below that number): the type field; an
+ * array's element; the members' types; a prototype's return type, then its
+ * parameters'.
+ */
+static uint32_t graph_edges(const struct btf *btf, const struct btf_type *t)
+{
+	const char *name;
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_VAR:
+	case BTF_KIND_ARRAY:
+		return 1;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		name = t->name_off ? btf__name_by_offset(btf, t->name_off) : NULL;
+		return name && *name ? 0 : btf_vlen(t);
+	case BTF_KIND_FUNC_PROTO:
+		return 1 + btf_vlen(t);
+	}
+	return 0;
+}
+
+static uint32_t graph_edge(const struct btf_type *t, uint32_t k)
+{
+	switch (btf_kind(t)) {
+	case BTF_KIND_ARRAY:
+		return btf_array(t)->type;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return btf_members(t)[k].type;
+	case BTF_KIND_FUNC_PROTO:
+		return k ? btf_params(t)[k - 1].type : t->type;
+	}
+	return t->type;
+}
+
+/* "PATH: .BTF+0xOFF: " of type ID's record: H's own, or its base's. */
+static int graph_error(const struct btf_handle *h, const struct btf_type *t, uint32_t id,
+		       struct d2b_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static int graph_error(const struct btf_handle *h, const struct btf_type *t, uint32_t id,
+		       struct d2b_error *err, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	while (id < h->start_id && h->base)
+		h = h->base;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return d2b_error_at(err, h->path, BTF_SECTION,
+			    h->types_at + (size_t)((const uint8_t *)t - h->own_first), "%s", msg);
+}
+
+/*
+ * Depth-first search from the types RECS[id] with WANT[id] (all, when WANT
+ * is NULL), base and own alike (a base's types never refer to its split's;
+ * a split's chains go on in its base). A grey node met again closes a
+ * cycle. A black node keeps the longest chain below it, for the depth
+ * limit, checked wherever a chain grows (a chain in id order grows only as
+ * the search returns along it).
+ *
+ * One 16-bit state a type (a vmlinux's 99 k types: 200 KB, where a colour,
+ * a depth and a frame a type were 1.7 MB of fresh memory, most of the
+ * check's time), and a stack as deep as the search goes. Only what is
+ * printed needs it: the model's types (all of them, or pahole -C's
+ * closure: 7 k of a vmlinux's 95 k for task_struct) and btfdiff's; the
+ * encoder reads its base's types only beside the module's own, in step.
+ */
+#define ST_WHITE 0
+#define ST_GREY 1
+#define ST_BLACK 2	/* + the longest chain below: at most BTF_LOAD_MAX_DEPTH */
+_Static_assert(ST_BLACK + BTF_LOAD_MAX_DEPTH <= UINT16_MAX, "depth in 16 bits");
+
+static int check_graph(const struct btf_handle *h, const struct btf_type *const *recs,
+		       uint32_t nr_ids, const uint8_t *want, struct d2b_error *err)
+{
+	struct frame {
+		uint32_t id, k, n, depth;
+	};
+	uint16_t *st = calloc(nr_ids ? nr_ids : 1, sizeof(*st));
+	struct frame *stack = NULL;
+	size_t cap = 0;
+	int rc = 0;
+
+	if (!st)
+		return d2b_error_oom(err);
+	for (uint32_t root = 1; root < nr_ids && !rc; root++) {
+		uint32_t next = root, next_n;	/* to push */
+		size_t sp = 0;
+
+		if (st[root] != ST_WHITE || (want && !want[root]))
+			continue;
+		/* a type with no edges is done at once (most of a vmlinux's:
+		 * named structs, enums, ints); so below */
+		next_n = graph_edges(h->btf, recs[root]);
+		if (!next_n) {
+			st[root] = ST_BLACK;
+			continue;
+		}
+		do {
+			struct frame *f;
+			uint32_t to;
+
+			if (next != UINT32_MAX) {
+				if (sp == cap) {
+					size_t ncap = cap ? 2 * cap : 256;
+					struct frame *ns = realloc(stack, ncap * sizeof(*ns));
+
+					if (!ns) {
+						rc = d2b_error_oom(err);
+						break;
+					}
+					stack = ns;
+					cap = ncap;
+				}
+				stack[sp++] = (struct frame){ next, 0, next_n, 0 };
+				st[next] = ST_GREY;
+				next = UINT32_MAX;
+			}
+			f = &stack[sp - 1];
+			if (f->k == f->n) {
+				uint32_t d = f->depth + 1;
+
+				st[f->id] = (uint16_t)(ST_BLACK + f->depth);
+				if (--sp && d > stack[sp - 1].depth) {
+					f = &stack[sp - 1];
+					f->depth = d;
+					if (d > BTF_LOAD_MAX_DEPTH)
+						goto too_deep;
+				}
+				continue;
+			}
+			to = graph_edge(recs[f->id], f->k++);
+			if (!to)	/* void */
+				continue;
+			if (st[to] >= ST_BLACK) {
+				uint32_t d = st[to] - ST_BLACK + 1u;
+
+				if (d > f->depth) {
+					f->depth = d;
+					if (d > BTF_LOAD_MAX_DEPTH)
+						goto too_deep;
+				}
+			} else if (st[to] == ST_GREY) {
+				rc = graph_error(h, recs[to], to, err,
+						 "type [%u] %s is part of a reference cycle (through [%u] %s)",
+						 to, kind_name(btf_kind(recs[to])), f->id,
+						 kind_name(btf_kind(recs[f->id])));
+			} else if ((next_n = graph_edges(h->btf, recs[to]))) {
+				next = to;
+			} else {
+				st[to] = ST_BLACK;	/* as pushed and popped at once */
+				if (f->depth < 1)
+					f->depth = 1;
+			}
+			continue;
+too_deep:
+			rc = graph_error(h, recs[f->id], f->id, err,
+					 "type [%u] %s: reference chain deeper than %u", f->id,
+					 kind_name(btf_kind(recs[f->id])), BTF_LOAD_MAX_DEPTH);
+		} while ((sp || next != UINT32_MAX) && !rc);
+	}
+	free(st);
+	free(stack);
+	return rc;
+}
+
+int btf_handle_check_graph(const struct btf_handle *h, struct d2b_error *err)
+{
+	uint32_t n = btf__type_cnt(h->btf);
+	const struct btf_type **recs = malloc((size_t)n * sizeof(*recs));
+	int rc;
+
+	if (!recs)
+		return d2b_error_oom(err);
+	for (uint32_t id = 0; id < n; id++)
+		recs[id] = btf__type_by_id(h->btf, id);
+	rc = check_graph(h, recs, n, NULL, err);
+	free(recs);
+	return rc;
 }
 
 /* ---- The model ---- */
@@ -1625,15 +1648,8 @@ struct cu_model *btf_handle_load_model(const struct btf_handle *h,
 		.nr_ids = btf__type_cnt(h->btf),
 		.err = err ? err : &local,
 	};
-	struct cu_model *cu;
+	struct cu_model *cu = calloc(1, sizeof(*cu));
 
-	/* the model's users recurse along references (a caller's bug) */
-	if (h->graph_unchecked) {
-		d2b_error_set(b.err, "%s: BTF opened without its cycle check cannot become a model",
-			      h->path);
-		return NULL;
-	}
-	cu = calloc(1, sizeof(*cu));
 	if (!cu) {
 		d2b_error_oom(err);
 		return NULL;
@@ -1655,6 +1671,10 @@ struct cu_model *btf_handle_load_model(const struct btf_handle *h,
 	for (uint32_t id = 0; id < b.nr_ids; id++)
 		b.recs[id] = btf__type_by_id(b.btf, id);
 	if (only && only->nr_names && want_closure(&b, only))
+		goto fail;
+	/* the printers recurse along references: no cycle, no chain too
+	 * deep among the types they get */
+	if (check_graph(h, b.recs, b.nr_ids, b.want, b.err))
 		goto fail;
 	if (build(&b))
 		goto fail;

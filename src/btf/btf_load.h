@@ -14,14 +14,24 @@
  * header, section layout, every type's record size, every string offset,
  * every type id a type refers to (and the kind it must have: a FUNC's type
  * is a FUNC_PROTO, a DECL_TAG's target a struct, union, func, var or
- * typedef and its component index in range...), and reference cycles that
- * would make a printer recurse forever. The only edges that may close a
- * cycle are the members of a *named* struct or union (printers name those
- * instead of expanding them): a typedef or pointer loop, an array of
- * itself, a function prototype taking a pointer to itself, or an anonymous
- * struct containing itself are errors. Chains deeper than
- * BTF_LOAD_MAX_DEPTH are refused too. Every error is one line:
- * "PATH: .BTF+0xOFF: what" (OFF from the start of the BTF data).
+ * typedef and its component index in range...). That much keeps every
+ * reader in bounds.
+ *
+ * What recurses along references (the printers, through the model; btfdiff)
+ * also needs the graph checked: no reference cycle that would make it
+ * recurse forever, no chain deeper than BTF_LOAD_MAX_DEPTH. The only edges
+ * that may close a cycle are the members of a *named* struct or union
+ * (printers name those instead of expanding them): a typedef or pointer
+ * loop, an array of itself, a function prototype taking a pointer to
+ * itself, or an anonymous struct containing itself are errors.
+ * btf_handle_load_model() checks the types it takes (pahole -C's closure
+ * only: 7 k of a vmlinux's 95 k for task_struct), btf_handle_check_graph()
+ * all of them; a split BTF's chains are followed into its base. The
+ * encoder, which reads its --btf_base only beside a module's own types, in
+ * step, checks no graph (a tenth of a module's run).
+ *
+ * Every error is one line: "PATH: .BTF+0xOFF: what" (OFF from the start of
+ * the BTF data; a base type's in its base's path).
  *
  * btf_handle_load_model() converts the whole BTF (base types first, for
  * split BTF, as pahole does) into ONE cu_model:
@@ -92,25 +102,6 @@ enum btf_probe btf_probe_file(const char *path);
 struct btf_handle *btf_handle_open(const char *path, const char *base_path,
 				   struct d2b_error *err);
 
-/* What the _flags variants may leave out of the check: */
-enum btf_open_flags {
-	/*
-	 * No search for reference cycles and chains deeper than
-	 * BTF_LOAD_MAX_DEPTH (a base's and its split's alike): everything
-	 * else (records, strings, ids in range, kinds) is still checked. For
-	 * a base that only the encoder reads (--btf_base): its dedup walks a
-	 * base type only beside a module's own, in step, each base type
-	 * taken at most once a comparison, and never follows a base type's
-	 * references on its own; that search was a tenth of a module's run.
-	 * Such a handle cannot become a model (its printers recurse).
-	 */
-	BTF_OPEN_NO_GRAPH_CHECK = 1u << 0,
-};
-struct btf_handle *btf_handle_open_flags(const char *path, const char *base_path,
-					 unsigned flags, struct d2b_error *err);
-struct btf_handle *btf_handle_open_memory_flags(const char *path, const void *data,
-						size_t size, const struct btf_handle *base,
-						unsigned flags, struct d2b_error *err);
 /* The same from memory (raw BTF bytes; copied). PATH names it in
  * messages; BASE may be NULL, else it must outlive the new handle. */
 struct btf_handle *btf_handle_open_memory(const char *path, const void *data,
@@ -118,6 +109,10 @@ struct btf_handle *btf_handle_open_memory(const char *path, const void *data,
 					  const struct btf_handle *base,
 					  struct d2b_error *err);
 void btf_handle_close(struct btf_handle *h);	/* accepts NULL */
+
+/* No reference cycle and no chain deeper than BTF_LOAD_MAX_DEPTH among
+ * all of H's types, its base's included: 0, or -1 with ERR set. */
+int btf_handle_check_graph(const struct btf_handle *h, struct d2b_error *err);
 
 /* libbpf's parse of raw split BTF bytes on BASE (libbpf 1.1 does not
  * export btf__new_split): a new btf, or NULL with errno set. */

@@ -86,9 +86,14 @@ int btfdiff_main(int argc, char **argv)
 	 * huge pages, 7,500 -> ~130 page faults) */
 	if (cli_inputs_want_huge_pages(argv + optind, 2, "btf", base_a ? base_a : base_b))
 		(void)cli_heap_for_big_model(argv, (size_t)64 << 20, &big);
+	/* btf_diff() spells a type by its references, recursively */
 	a = btf_handle_open(argv[optind], base_a, &err);
-	if (a)
+	if (a && !btf_handle_check_graph(a, &err))
 		b = btf_handle_open(argv[optind + 1], base_b, &err);
+	if (b && btf_handle_check_graph(b, &err)) {
+		btf_handle_close(b);
+		b = NULL;
+	}
 	if (!a || !b) {
 		btf_handle_close(a);
 		free(big);

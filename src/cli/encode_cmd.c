@@ -255,11 +255,11 @@ static int encode_run(struct encode_args *a, char **argv, bool one_process)
 	a->opts.log = print_line;
 	a->opts.log_ctx = stdout;
 	if (a->base) {
-		/* checked as pfunct -F btf checks it (libbpf 1.1's parse checks
-		 * no type id), but for cycles and depths, which the encoder's
-		 * walks do not need (btf_load.h); then parsed by libbpf */
+		/* checked as every BTF we open is (libbpf 1.1's parse checks no
+		 * type id), then parsed by libbpf; not its graph, which only
+		 * printers need (btf_load.h) */
 		t0 = now_s();
-		base_h = btf_handle_open_flags(a->base, NULL, BTF_OPEN_NO_GRAPH_CHECK, &err);
+		base_h = btf_handle_open(a->base, NULL, &err);
 		base_s = now_s() - t0;
 		if (!base_h)
 			return cli_fail(prog, &err);

@@ -207,51 +207,83 @@ static void test_model(const void *raw, uint32_t size)
 	btf_handle_close(h);
 }
 
-/* Open a corrupted copy; the error must be one line naming .BTF+0x and
- * containing WANT. */
 /*
- * RAW (SIZE bytes) has a pointer loop: opened without the cycle search
- * (the encoder's base) it is taken, yet neither it nor a split BTF on it
- * becomes a model, whose printers would recurse along the loop.
+ * RAW (SIZE bytes) has a pointer loop at LOOP_ID (a pointer to itself) and
+ * a named type NAME that does not reach it: it opens (the encoder reads
+ * such a base), pahole -C NAME's partial model is built (its closure has
+ * no loop), the whole model is not; nor is a split BTF's model on it,
+ * whose message names the base's path and the looped record.
  */
-static void no_graph_check(const void *raw, size_t size)
+static void graph_where_needed(const void *raw, size_t size, uint32_t loop_id, size_t loop_off,
+			       const char *name)
 {
 	struct d2b_error err = { 0 };
 	struct btf_handle *h, *split;
 	struct cu_model *cu;
+	const char *names[] = { name };
+	struct btf_model_only only = { .names = names, .nr_names = 1 };
+	char want[128];
 	/* split BTF with no types of its own and one string: "x" */
 	static const uint8_t split_raw[] = {
 		0x9f, 0xeb, 1, 0, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 		0, 0, 0, 0, 2, 0, 0, 0, 'x', 0,
 	};
 
-	h = btf_handle_open_memory_flags("loop.btf", raw, size, NULL, BTF_OPEN_NO_GRAPH_CHECK,
-					 &err);
-	CHECK(h && !err.set, "no graph check: refused: %s", err.msg);
+	snprintf(want, sizeof(want),
+		 "loop.btf: .BTF+0x%zx: type [%u] PTR is part of a reference cycle (through [%u] PTR)",
+		 loop_off, loop_id, loop_id);
+	h = btf_handle_open_memory("loop.btf", raw, size, NULL, &err);
+	CHECK(h && !err.set, "looped BTF refused at open: %s", err.msg);
 	if (!h)
 		return;
+	cu = btf_handle_load_model(h, &only, &err);
+	CHECK(cu && !err.set, "-C %s refused for a loop it does not reach: %s", name, err.msg);
+	cu_model_destroy(cu);
+	memset(&err, 0, sizeof(err));
 	cu = btf_handle_load_model(h, NULL, &err);
-	CHECK(!cu && err.set && strstr(err.msg, "loop.btf: BTF opened without its cycle check"),
-	      "no graph check: a model: '%s'", err.msg);
+	CHECK(!cu && err.set && !strcmp(err.msg, want), "whole model: '%s', want '%s'",
+	      err.msg, want);
 	cu_model_destroy(cu);
 	memset(&err, 0, sizeof(err));
 	split = btf_handle_open_memory("split.btf", split_raw, sizeof(split_raw), h, &err);
-	CHECK(split && !err.set, "no graph check: split refused: %s", err.msg);
+	CHECK(split && !err.set, "split on a looped base refused at open: %s", err.msg);
 	if (split) {
 		cu = btf_handle_load_model(split, NULL, &err);
-		CHECK(!cu && err.set && strstr(err.msg, "split.btf: BTF opened without"),
-		      "no graph check: a model of the split: '%s'", err.msg);
+		CHECK(!cu && err.set && !strcmp(err.msg, want), "split's model: '%s', want '%s'",
+		      err.msg, want);
 		cu_model_destroy(cu);
+		memset(&err, 0, sizeof(err));
+		CHECK(btf_handle_check_graph(split, &err) && !strcmp(err.msg, want),
+		      "split's graph: '%s'", err.msg);
 		btf_handle_close(split);
 	}
 	btf_handle_close(h);
-	/* the same bytes checked in full: refused */
-	memset(&err, 0, sizeof(err));
-	h = btf_handle_open_memory("loop.btf", raw, size, NULL, &err);
-	CHECK(!h && err.set && strstr(err.msg, "reference cycle"), "full check took the loop");
+}
+
+/* Open a copy whose graph is bad: it opens, but neither its graph check
+ * nor its model passes, each with one line naming .BTF+0x and WANT. */
+static void expect_bad_graph(const char *what, const void *raw, size_t size,
+			     const char *want)
+{
+	struct d2b_error err = { 0 }, merr = { 0 };
+	struct btf_handle *h = btf_handle_open_memory("bad.btf", raw, size, NULL,
+						      &err);
+	struct cu_model *cu;
+
+	CHECK(h, "%s: refused at open: %s", what, err.msg);
+	if (!h)
+		return;
+	CHECK(btf_handle_check_graph(h, &err) && strstr(err.msg, "bad.btf: .BTF+0x") &&
+	      !strchr(err.msg, '\n') && strstr(err.msg, want),
+	      "%s: message '%s', want '%s'", what, err.msg, want);
+	cu = btf_handle_load_model(h, NULL, &merr);
+	CHECK(!cu && !strcmp(merr.msg, err.msg), "%s: model: '%s'", what, merr.msg);
+	cu_model_destroy(cu);
 	btf_handle_close(h);
 }
 
+/* Open a corrupted copy; the error must be one line naming .BTF+0x and
+ * containing WANT. */
 static void expect_bad(const char *what, const void *raw, size_t size,
 		       const char *want)
 {
@@ -377,8 +409,8 @@ static void test_corrupt(const struct btf *b, const uint8_t *raw, uint32_t size)
 	memcpy(c, raw, size);
 	v = ID_PTR_FOO;
 	memcpy(c + rec_off(b, raw, ID_PTR_FOO) + 8, &v, 4);
-	expect_bad("pointer loop", c, size, "reference cycle");
-	no_graph_check(c, size);
+	expect_bad_graph("pointer loop", c, size, "reference cycle");
+	graph_where_needed(c, size, ID_PTR_FOO, rec_off(b, raw, ID_PTR_FOO), "int");
 	/* DECL_TAG component out of range */
 	memcpy(c, raw, size);
 	v = 9;
@@ -420,7 +452,7 @@ static void test_swapped(const struct btf *b, const uint8_t *raw, uint32_t size)
 	memcpy(c, sw, ssize);
 	v = __builtin_bswap32(ID_PTR_FOO);
 	memcpy(c + rec_off(b, raw, ID_PTR_FOO) + 8, &v, 4);
-	expect_bad("swapped pointer loop", c, ssize, "reference cycle");
+	expect_bad_graph("swapped pointer loop", c, ssize, "reference cycle");
 	/* the kind is in the info word's top byte: its first, swapped */
 	memcpy(c, sw, ssize);
 	c[rec_off(b, raw, ID_CHAR) + 4] = 25;
@@ -438,7 +470,7 @@ static void expect_cycle(const char *what, struct btf *b)
 	uint32_t size;
 	const void *raw = btf__raw_data(b, &size);
 
-	expect_bad(what, raw, size, "reference cycle");
+	expect_bad_graph(what, raw, size, "reference cycle");
 }
 
 static void test_cycles(void)
@@ -454,7 +486,7 @@ static void test_cycles(void)
 		uint32_t size;
 		const void *raw = btf__raw_data(b, &size);
 
-		expect_bad("typedef loop text", raw, size,
+		expect_bad_graph("typedef loop text", raw, size,
 			   "type [1] TYPEDEF is part of a reference cycle (through [2] TYPEDEF)");
 	}
 	btf__free(b);
@@ -481,7 +513,7 @@ static void test_cycles(void)
 		uint32_t size;
 		const void *raw = btf__raw_data(b, &size);
 
-		expect_bad("proto loop text", raw, size,
+		expect_bad_graph("proto loop text", raw, size,
 			   "type [2] FUNC_PROTO is part of a reference cycle (through [3] PTR)");
 	}
 	btf__free(b);
@@ -505,7 +537,8 @@ static void test_cycles(void)
 		btf__add_ptr(b, 1);
 		raw = btf__raw_data(b, &size);
 		h = btf_handle_open_memory("ok.btf", raw, size, NULL, &err);
-		CHECK(h, "named self-reference refused: %s", err.msg);
+		CHECK(h && !btf_handle_check_graph(h, &err), "named self-reference refused: %s",
+		      err.msg);
 		btf_handle_close(h);
 		btf__free(b);
 	}
@@ -545,14 +578,15 @@ static void test_depth(void)
 		b = typedef_chain(BTF_LOAD_MAX_DEPTH, up);
 		raw = btf__raw_data(b, &size);
 		h = btf_handle_open_memory("ok.btf", raw, size, NULL, &err);
-		CHECK(h, "a chain of %u (%s) refused: %s", BTF_LOAD_MAX_DEPTH,
+		CHECK(h && !btf_handle_check_graph(h, &err), "a chain of %u (%s) refused: %s",
+		      BTF_LOAD_MAX_DEPTH,
 		      up ? "in id order" : "against it", err.msg);
 		btf_handle_close(h);
 		btf__free(b);
 		for (uint32_t over = 1; over <= 2; over++) {
 			b = typedef_chain(BTF_LOAD_MAX_DEPTH + over, up);
 			raw = btf__raw_data(b, &size);
-			expect_bad(up ? "deep chain in id order" : "deep chain against id order",
+			expect_bad_graph(up ? "deep chain in id order" : "deep chain against id order",
 				   raw, size, "reference chain deeper than 1024");
 			btf__free(b);
 		}
