@@ -1439,11 +1439,13 @@ static int build(struct builder *b)
 
 	if (!ptr_size)
 		ptr_size = 8;
+	/* (in a partial model, want[] first: most records need not be read) */
 	for (uint32_t id = 1; id < b->nr_ids; id++) {
-		unsigned kind = btf_kind(b->recs[id]);
+		unsigned kind;
 
 		if (b->want && !b->want[id])
 			continue;
+		kind = btf_kind(b->recs[id]);
 		nt += is_model_type(kind);
 		nf += kind == BTF_KIND_FUNC;
 		nv += kind == BTF_KIND_VAR;
@@ -1457,10 +1459,13 @@ static int build(struct builder *b)
 	/* Pass 1: every model type, so references can be resolved. */
 	for (uint32_t id = 1; id < b->nr_ids; id++) {
 		const struct btf_type *t = b->recs[id];
-		unsigned kind = btf_kind(t);
+		unsigned kind;
 		struct type *ty;
 
-		if (!is_model_type(kind) || (b->want && !b->want[id]))
+		if (b->want && !b->want[id])
+			continue;
+		kind = btf_kind(t);
+		if (!is_model_type(kind))
 			continue;
 		ty = arena_zalloc(&cu->arena, sizeof(*ty));
 		if (!ty)
@@ -1509,10 +1514,11 @@ static int build(struct builder *b)
 		if (b->by_id[id] && fill_type(b, id, b->by_id[id]))
 			return -1;
 	for (uint32_t id = 1; id < b->nr_ids; id++) {
-		unsigned kind = btf_kind(b->recs[id]);
+		unsigned kind;
 
 		if (b->want && !b->want[id])
 			continue;
+		kind = btf_kind(b->recs[id]);
 		if (kind == BTF_KIND_FUNC) {
 			if (fill_function(b, id, &cu->functions[cu->nr_functions++]))
 				return -1;
@@ -1526,7 +1532,7 @@ static int build(struct builder *b)
 		return -1;
 	/* Pass 3: DECL_TAGs, in id order. */
 	for (uint32_t id = 1; id < b->nr_ids; id++) {
-		if (btf_kind(b->recs[id]) == BTF_KIND_DECL_TAG && (!b->want || b->want[id]) &&
+		if ((!b->want || b->want[id]) && btf_kind(b->recs[id]) == BTF_KIND_DECL_TAG &&
 		    attach_decl_tag(b, id))
 			return -1;
 	}
