@@ -1429,9 +1429,47 @@ static uint64_t base_hash(const uint32_t *t)
 
 #define BASE_BATCH 32	/* base hashes computed, their slots hinted, then added */
 
+/* Marks in REACH the base ids (below START) that record T refers to. */
+static void mark_base_refs(const uint32_t *t, uint32_t start, uint64_t *reach)
+{
+#define MARK(x) ((x) && (x) < start ? (void)(reach[(x) / 64] |= 1ull << ((x) % 64)) : (void)0)
+	uint32_t n = vlen_of(t);
+
+	switch (kind_of(t)) {
+	case BTF_KIND_ARRAY:
+		MARK(t[3]);
+		MARK(t[4]);
+		return;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (uint32_t i = 0; i < n; i++)
+			MARK(t[4 + 3 * i]);
+		return;
+	case BTF_KIND_FUNC_PROTO:
+		MARK(t[2]);
+		for (uint32_t i = 0; i < n; i++)
+			MARK(t[4 + 2 * i]);
+		return;
+	case BTF_KIND_DATASEC:
+		for (uint32_t i = 0; i < n; i++)
+			MARK(t[3 + 3 * i]);
+		return;
+	case BTF_KIND_INT:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+	case BTF_KIND_FLOAT:
+		return;
+	default:	/* the type field (0 in a FWD) */
+		MARK(t[2]);
+	}
+#undef MARK
+}
+
 /*
  * Whether base type R (id ID) can be what a type of ours maps to, given
- * REACH: the earlier base ids that can. A named one when NAMES has its
+ * REACH: the earlier base ids that can, and those our records refer to
+ * (not from the encoder, whose records refer to their own kind only, but
+ * a caller may). A named one when NAMES has its
  * name (every comparison of a named kind compares names, and our strings
  * take the base's offsets). An anonymous one when every type it refers to
  * can be, or is void: a reference type equals ours only where the ids it
@@ -1501,6 +1539,8 @@ static int add_base_cands(struct dedup *d, const struct name_set *names)
 
 	if (!reach)
 		return -ENOMEM;
+	for (uint32_t id = d->start; id < d->n; id++)
+		mark_base_refs(rec(d, id), d->start, reach);
 	for (uint32_t id = 1; id < d->start;) {
 		unsigned n = 0;
 

@@ -369,6 +369,44 @@ static void test_split_candidate_order(void)
 	}
 }
 
+/*
+ * Split types that refer to base types directly (the encoder's never do,
+ * but btf_dedup() takes them): a pointer to the base's struct foo, whose
+ * name no split type has, is the base's pointer to it; so is an anonymous
+ * struct holding one, and a prototype taking one. The base types they
+ * refer to can be mapped to: those that refer to those are candidates.
+ */
+static void test_split_refs_into_base(void)
+{
+	struct btf *base = btf__new_empty(), *split;
+	int i = btf__add_int(base, "int", 4, BTF_INT_SIGNED);
+	int foo = btf__add_struct(base, "foo", 4);
+	int p, s, f;
+
+	btf__add_field(base, "a", i, 0, 0);
+	p = btf__add_ptr(base, foo);
+	s = btf__add_struct(base, NULL, 8);
+	btf__add_field(base, "f", foo, 0, 0);
+	btf__add_field(base, "q", p, 32, 0);
+	f = btf__add_func_proto(base, i);
+	btf__add_func_param(base, "x", p);
+	CHECK(p > 0 && s > 0 && f > 0, "base built");
+
+	split = btf__new_empty_split(base);
+	btf__add_ptr(split, foo);
+	compare(split, "a split pointer to a base struct");
+
+	split = btf__new_empty_split(base);
+	p = btf__add_ptr(split, foo);
+	btf__add_struct(split, NULL, 8);
+	btf__add_field(split, "f", foo, 0, 0);
+	btf__add_field(split, "q", p, 32, 0);
+	btf__add_func_proto(split, i);
+	btf__add_func_param(split, "x", p);
+	compare(split, "split types on a base struct they do not name");
+	btf__free(base);
+}
+
 /* Identical arrays (and structs) emitted twice in one unit */
 static void test_identical_twins(void)
 {
@@ -916,6 +954,7 @@ int main(void)
 	test_random_split();
 	test_split_fwds();
 	test_split_candidate_order();
+	test_split_refs_into_base();
 	test_bad_input();
 	test_deep_chain();
 	return check_done();
