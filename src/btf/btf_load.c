@@ -46,10 +46,7 @@ struct btf_handle {
 	const struct btf_handle *base;	/* NULL unless split */
 	uint32_t start_id;
 	uint32_t str_total;		/* bytes of strings, the base's included */
-	/* where its own records are, for messages: the first in libbpf's
-	 * copy (NULL: none), at TYPES_AT in the bytes opened */
-	const uint8_t *own_first;
-	uint32_t types_at;
+	uint32_t types_at;		/* its type section, in the bytes opened */
 };
 
 const char *btf_default_vmlinux_path(void)
@@ -805,8 +802,6 @@ static struct btf_handle *open_bytes(const char *path, const uint8_t *data,
 	h->start_id = base ? btf__type_cnt(base->btf) : 1;
 	h->str_total = str_total;
 	h->types_at = types_at;
-	if (btf__type_cnt(h->btf) > h->start_id)
-		h->own_first = (const uint8_t *)btf__type_by_id(h->btf, h->start_id);
 	return h;
 }
 
@@ -978,16 +973,20 @@ static int graph_error(const struct btf_handle *h, const struct btf_type *t, uin
 static int graph_error(const struct btf_handle *h, const struct btf_type *t, uint32_t id,
 		       struct d2b_error *err, const char *fmt, ...)
 {
+	const uint8_t *first;
 	char msg[256];
 	va_list ap;
 
 	while (id < h->start_id && h->base)
 		h = h->base;
+	/* T's offset from its handle's first record, in libbpf's copy (which
+	 * keeps the section's layout, in either byte order) */
+	first = (const uint8_t *)btf__type_by_id(h->btf, h->start_id);
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	return d2b_error_at(err, h->path, BTF_SECTION,
-			    h->types_at + (size_t)((const uint8_t *)t - h->own_first), "%s", msg);
+			    h->types_at + (size_t)((const uint8_t *)t - first), "%s", msg);
 }
 
 /*
