@@ -9,6 +9,10 @@
 #   pahole       `pahole vmlinux > /dev/null`: ours -j1, -j2 vs pahole 1.24
 #   pahole-C     `pahole -C task_struct vmlinux`: ours vs pahole 1.24 (100
 #                runs a measurement: each takes a few ms)
+#   pahole-sysfs `pahole task_struct`: the running kernel's BTF
+#                (/sys/kernel/btf/vmlinux), as a BPF developer looks at it:
+#                ours vs pahole 1.24 (20 runs a measurement; skipped, with a
+#                note, where that file cannot be read)
 #   pfunct       `pfunct -F dwarf vmlinux`: ours -j1, -j2 (pfunct 1.24 takes
 #                ~10 minutes: not rerun; docs/performance.md has its time)
 #   pfunct-btf   `pfunct -F btf vmlinux` (its .BTF): ours vs pfunct 1.24
@@ -37,7 +41,7 @@ while getopts "n:b:" o; do
 	esac
 done
 shift $((OPTIND - 1))
-workloads=${*:-floor load pahole pahole-C pfunct pfunct-btf modules}
+workloads=${*:-floor load pahole pahole-C pahole-sysfs pfunct pfunct-btf modules}
 
 corpus=$(bench/fetch-corpus.sh)
 vmlinux=$corpus/vmlinux
@@ -125,6 +129,10 @@ for ((i = 0; i < runs; i++)); do
 		pahole-C)
 			measure_rep ref_pahole_c 100 "$ref_pahole" -F dwarf -C task_struct "$vmlinux"
 			measure_rep pahole_c 100 "$d2b" pahole -C task_struct "$vmlinux" ;;
+		pahole-sysfs)
+			[ -r /sys/kernel/btf/vmlinux ] || continue
+			measure_rep ref_pahole_sysfs 20 "$ref_pahole" task_struct
+			measure_rep pahole_sysfs 20 "$d2b" pahole task_struct ;;
 		pfunct)
 			measure pfunct1 "$d2b" pfunct -F dwarf -j1 "$vmlinux"
 			measure pfunct2 "$d2b" pfunct -F dwarf -j2 "$vmlinux" ;;
@@ -202,6 +210,13 @@ for w in $workloads; do
 	pahole-C)
 		row "pahole 1.24 -C task_struct" ref_pahole_c
 		row "ours pahole -C task_struct" pahole_c ref_pahole_c ;;
+	pahole-sysfs)
+		if [ -s "$tmp/pahole_sysfs" ]; then
+			row "pahole 1.24 task_struct (running kernel's BTF)" ref_pahole_sysfs
+			row "ours pahole task_struct (running kernel's BTF)" pahole_sysfs ref_pahole_sysfs
+		else
+			echo "bench: /sys/kernel/btf/vmlinux cannot be read: no pahole-sysfs rows" >&2
+		fi ;;
 	pfunct)
 		row "ours pfunct -F dwarf vmlinux -j1" pfunct1
 		row "ours pfunct -F dwarf vmlinux -j2" pfunct2 ;;
