@@ -1141,7 +1141,7 @@ static int dedup_ref(struct dedup *d, uint32_t id)
  * last. A FWD's third word too, as libbpf 1.1's btf_type_visit_type_ids()
  * has it (0 in any FWD a compiler gives: it only matters for bytes made up
  * by hand, which must come out as libbpf remaps them). */
-static uint32_t *type_id_field(uint32_t *t, uint32_t i)
+static inline __attribute__((always_inline)) uint32_t *type_id_field(uint32_t *t, uint32_t i)
 {
 	switch (kind_of(t)) {
 	case BTF_KIND_FWD:
@@ -1430,39 +1430,13 @@ static uint64_t base_hash(const uint32_t *t)
 #define BASE_BATCH 32	/* base hashes computed, their slots hinted, then added */
 
 /* Marks in REACH the base ids (below START) that record T refers to. */
-static void mark_base_refs(const uint32_t *t, uint32_t start, uint64_t *reach)
+static void mark_base_refs(uint32_t *t, uint32_t start, uint64_t *reach)
 {
-#define MARK(x) ((x) && (x) < start ? (void)(reach[(x) / 64] |= 1ull << ((x) % 64)) : (void)0)
-	uint32_t n = vlen_of(t);
+	uint32_t *f;
 
-	switch (kind_of(t)) {
-	case BTF_KIND_ARRAY:
-		MARK(t[3]);
-		MARK(t[4]);
-		return;
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION:
-		for (uint32_t i = 0; i < n; i++)
-			MARK(t[4 + 3 * i]);
-		return;
-	case BTF_KIND_FUNC_PROTO:
-		MARK(t[2]);
-		for (uint32_t i = 0; i < n; i++)
-			MARK(t[4 + 2 * i]);
-		return;
-	case BTF_KIND_DATASEC:
-		for (uint32_t i = 0; i < n; i++)
-			MARK(t[3 + 3 * i]);
-		return;
-	case BTF_KIND_INT:
-	case BTF_KIND_ENUM:
-	case BTF_KIND_ENUM64:
-	case BTF_KIND_FLOAT:
-		return;
-	default:	/* the type field (0 in a FWD) */
-		MARK(t[2]);
-	}
-#undef MARK
+	for (uint32_t i = 0; (f = type_id_field(t, i)); i++)
+		if (*f && *f < start)
+			reach[*f / 64] |= 1ull << (*f % 64);
 }
 
 /*
@@ -1479,40 +1453,20 @@ static void mark_base_refs(const uint32_t *t, uint32_t start, uint64_t *reach)
  * to a later id (a few thousand in a vmlinux base) is taken as one that
  * can: the set may be too big, never too small.
  */
-static bool base_reachable(const uint32_t *r, uint32_t id, const uint64_t *reach,
+static bool base_reachable(uint32_t *r, uint32_t id, const uint64_t *reach,
 			   const struct name_set *names)
 {
-#define CAN(x) ((x) == 0 || (x) >= id || (reach[(x) / 64] >> ((x) % 64) & 1))
+	uint32_t *f;
+
 	if (r[0])
 		return name_set_has(names, r[0]);
-	switch (kind_of(r)) {
-	case BTF_KIND_PTR:
-	case BTF_KIND_CONST:
-	case BTF_KIND_VOLATILE:
-	case BTF_KIND_RESTRICT:
-	case BTF_KIND_TYPEDEF:
-	case BTF_KIND_TYPE_TAG:
-	case BTF_KIND_FUNC:
-		return CAN(r[2]);
-	case BTF_KIND_ARRAY:
-		return CAN(r[3]) && CAN(r[4]);
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION:
-		for (uint32_t i = 0, n = vlen_of(r); i < n; i++)
-			if (!CAN(r[4 + 3 * i]))
-				return false;
+	/* a FWD's type field is compared as it is, a DECL_TAG is named */
+	if (kind_of(r) == BTF_KIND_FWD || kind_of(r) == BTF_KIND_DECL_TAG)
 		return true;
-	case BTF_KIND_FUNC_PROTO:
-		if (!CAN(r[2]))
+	for (uint32_t i = 0; (f = type_id_field(r, i)); i++)
+		if (*f && *f < id && !(reach[*f / 64] >> (*f % 64) & 1))
 			return false;
-		for (uint32_t i = 0, n = vlen_of(r); i < n; i++)
-			if (!CAN(r[4 + 2 * i]))
-				return false;
-		return true;
-	default:
-		return true;
-	}
-#undef CAN
+	return true;
 }
 
 /*
@@ -1545,7 +1499,7 @@ static int add_base_cands(struct dedup *d, const struct name_set *names)
 		unsigned n = 0;
 
 		for (; id < d->start && n < BASE_BATCH; id++) {
-			const uint32_t *r = rec(d, id);
+			uint32_t *r = rec(d, id);	/* (only read) */
 			int rc = base_cand_kind(kind_of(r));
 
 			if (rc < 0) {

@@ -891,7 +891,6 @@ struct btf_handle *btf_handle_open(const char *path, const char *base_path,
 	return h;
 }
 
-
 void btf_handle_close(struct btf_handle *h)
 {
 	if (!h)
