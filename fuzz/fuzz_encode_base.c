@@ -17,7 +17,9 @@
  *    checked loader (ids into the base, strings past the base's);
  *  - libbpf's dedup (--libbpf_dedup) must succeed or fail alike and give
  *    the same bytes: the module's types that the dedup maps into the base
- *    are the part the base's mutations reach.
+ *    are the part the base's mutations reach;
+ *  - so must the encoding as pahole -J runs it, on the base that libbpf
+ *    never parsed (btf_handle_open_memory_unparsed(), btf_encode_file_bytes()).
  *
  * The seeds (fuzz/seeds.sh) are the BTF of the same source at -O0 and -O2,
  * so the module's types start out equal to the base's.
@@ -28,6 +30,7 @@
 
 #include <bpf/btf.h>
 
+#include "btf/btf_base.h"
 #include "btf/btf_encode.h"
 #include "btf/btf_features.h"
 #include "btf/btf_load.h"
@@ -67,6 +70,42 @@ static struct btf *encode_on(struct elf_file *ef, struct dw_file *df,
 	return btf;
 }
 
+/* The base BTF (SIZE bytes at DATA) opened without libbpf's parse, the
+ * module encoded on its view: the same failure or the same bytes as OURS. */
+static bool unparsed_agrees(struct elf_file *ef, struct dw_file *df, const uint8_t *data,
+			    size_t size, const struct btf *ours)
+{
+	struct btf_encode_options opts;
+	struct d2b_error err = { 0 };
+	struct btf_base_view view;
+	struct btf_encoded_bytes out;
+	struct btf_handle *h;
+	bool same = !ours;
+
+	h = btf_handle_open_memory_unparsed("base.btf", data, size, &err);
+	fuzz_check_error(&err);
+	if (!h)
+		return false;	/* the parsed open accepted it */
+	if (btf_handle_base_view(h, &view, &err))
+		__builtin_trap();
+	memset(&opts, 0, sizeof(opts));
+	btf_features_init(&opts.features);
+	opts.threads = 1;
+	if (!btf_encode_file_bytes(ef, df, &opts, &view, &out, NULL, &err)) {
+		uint32_t n = 0;
+		const void *r = ours ? btf__raw_data(ours, &n) : NULL;
+
+		if (err.set)
+			__builtin_trap();
+		same = r && n == out.size && !memcmp(r, out.data, n);
+		free(out.data);
+	}
+	fuzz_check_error(&err);
+	btf_base_view_free(&view);
+	btf_handle_close(h);
+	return same;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct d2b_error err = { 0 };
@@ -93,6 +132,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	theirs = encode_on(ef, &df, base, true);
 	if (!ours != !theirs)
 		__builtin_trap();	/* the two dedups disagree on failing */
+	if (!unparsed_agrees(ef, &df, copy, size, ours))
+		__builtin_trap();	/* ... and the one without libbpf's base */
 	if (ours) {
 		uint32_t n1 = 0, n2 = 0;
 		const void *r1 = btf__raw_data(ours, &n1), *r2 = btf__raw_data(theirs, &n2);

@@ -42,6 +42,8 @@ for m in nfs tcp_bbr virtio_net; do
 		{ cat "$tmp/$m.log" >&2; fail "$m: encoding failed"; continue; }
 	# the merge's pre-dedup and our dedup (libbpf 1.1's rules) change no
 	# byte of split BTF either: against libbpf 1.1's dedup of every copy
+	# (and the base read without libbpf's parse, our bytes written, against
+	# libbpf's parse of the base and its serialisation of the result)
 	if [ "$libbpf_1_1" = yes ]; then
 		"$D2B" encode -j1 --no_prededup --btf_gen_floats --lang_exclude=rust \
 			--btf_base="$vmlinux" --btf_encode_detached="$tmp/$m.all" "$ko" ||

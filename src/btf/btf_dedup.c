@@ -21,6 +21,7 @@
 #include <bpf/btf.h>
 #include <linux/btf.h>
 
+#include "btf/btf_base.h"
 #include "btf/btf_wire.h"
 #include "util/bigbuf.h"
 
@@ -427,10 +428,10 @@ struct dedup {
 	uint32_t n;		/* ids 0..n-1 */
 	uint32_t start;		/* the first id of ours (below: the base's) */
 	/* the base's records (ids 1 .. start - 1): at base_words + their
-	 * node's off when they lie in one piece (libbpf's type section of a
-	 * base that is not split itself), else by id in base_rec */
+	 * node's off when they lie in one piece (a base that is not split
+	 * itself), else at base_rec[id - 1] */
 	const uint32_t *base_words;
-	const uint32_t **base_rec;
+	const uint32_t *const *base_rec;	/* the view's: not ours */
 	uint32_t void_rec[3];
 	uint32_t base_anon;	/* the base's types without a name */
 	struct node *nd;	/* by id; 0: void */
@@ -460,7 +461,7 @@ static inline uint32_t *rec(struct dedup *d, uint32_t id)
 	/* the base's records are only read (never rewritten) */
 	if (!id)
 		return d->void_rec;
-	return (uint32_t *)(d->base_rec ? d->base_rec[id] : d->base_words + d->nd[id].off);
+	return (uint32_t *)(d->base_rec ? d->base_rec[id - 1] : d->base_words + d->nd[id].off);
 }
 
 static inline bool is_mapped(const struct dedup *d, uint32_t id)
@@ -1332,40 +1333,18 @@ static int nodes_init(struct dedup *d, const struct btf_dedup_types *t, struct d
 		return d2b_error_oom(err);
 	d->nd[0] = (struct node){ .map = 0, .hypot = UNPROCESSED, .kind = BTF_KIND_UNKN };
 	if (d->start > 1) {
-		const uint32_t *first = (const uint32_t *)btf__type_by_id(t->base, 1);
+		const struct btf_base_view *v = t->base;
 
 		/* by word from the first record (no array of 8 bytes a base
-		 * type: 0.8 MB for a vmlinux base) when they are one piece:
-		 * libbpf's type section of a base that is not split itself */
-		d->base_words = first;
-		if (btf__base_btf(t->base)) {
-			d->base_rec = malloc((size_t)d->start * sizeof(*d->base_rec));
-			if (!d->base_rec)
-				return d2b_error_oom(err);
-		}
+		 * type: 0.8 MB for a vmlinux base) when they are one piece,
+		 * else the view's pointers */
+		d->base_words = (const uint32_t *)(const void *)v->types;
+		d->base_rec = v->rec;
 		for (uint32_t id = 1; id < d->start; id++) {
-			const uint32_t *r = (const uint32_t *)btf__type_by_id(t->base, id);
-			uintptr_t bytes = (uintptr_t)r - (uintptr_t)first;
-			uint32_t off = 0;
+			const uint32_t *r = btf_base_record(v, id);
 
-			if (!r)
-				return d2b_error_set(err, "BTF dedup: base type [%u] is missing", id);
-			if (!d->base_rec && ((uintptr_t)r < (uintptr_t)first || bytes % 4 ||
-					     bytes / 4 > UINT32_MAX)) {
-				/* not where one piece would put it (never, for
-				 * libbpf's section): an array by id after all */
-				d->base_rec = malloc((size_t)d->start * sizeof(*d->base_rec));
-				if (!d->base_rec)
-					return d2b_error_oom(err);
-				for (uint32_t i = 1; i < id; i++)
-					d->base_rec[i] = first + d->nd[i].off;
-			}
-			if (d->base_rec)
-				d->base_rec[id] = r;
-			else
-				off = (uint32_t)(bytes / 4);
-			d->nd[id] = (struct node){ .off = off, .map = id, .hypot = UNPROCESSED,
-						   .kind = kind_of(r) };
+			d->nd[id] = (struct node){ .off = v->rec ? 0 : v->off[id - 1] / 4, .map = id,
+						   .hypot = UNPROCESSED, .kind = kind_of(r) };
 			d->base_anon += !r[0];
 		}
 	}
@@ -1574,7 +1553,6 @@ static void dedup_free(struct dedup *d)
 {
 	ct_free(&d->ct);
 	bigbuf_free(d->nd, d->cap_nd * sizeof(*d->nd));
-	free(d->base_rec);
 	bigbuf_free(d->hypot_list, d->cap_hl * sizeof(*d->hypot_list));
 	free(d->estack);
 	free(d->rstack);
@@ -1660,7 +1638,7 @@ void btf_dedup_incr_add(struct btf_dedup_incr *di, const struct btf_dedup_types 
 
 int btf_dedup(struct btf_dedup_types *t, struct d2b_error *err)
 {
-	uint32_t start = t->base ? btf__type_cnt(t->base) : 1;
+	uint32_t start = t->base ? t->base->nr_types + 1 : 1;
 	struct btf_dedup_incr *di = t->incr;
 	struct dedup d = { 0 };
 	struct name_set names = { 0 };

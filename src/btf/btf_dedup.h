@@ -44,7 +44,7 @@ struct btf_dedup_stats {
 	uint64_t graph_steps;	/* type pairs they compared */
 };
 
-struct btf;
+struct btf_base_view;
 struct btf_dedup_incr;
 
 struct btf_dedup_types {
@@ -54,7 +54,8 @@ struct btf_dedup_types {
 	uint32_t nr_types;	/* ids start_id .. start_id + nr_types - 1 */
 	const uint32_t *off;	/* NULL, or by id - start_id the word of its record
 				 * (increasing: records in id order, apart) */
-	const struct btf *base;	/* NULL, or the base of split BTF (ids below start_id) */
+	/* NULL, or the base of split BTF (ids below start_id: btf_base.h) */
+	const struct btf_base_view *base;
 	struct btf_dedup_stats *stats;	/* NULL, or filled */
 	struct btf_dedup_incr *incr;	/* NULL, or where the types so far went */
 };

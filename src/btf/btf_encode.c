@@ -1624,9 +1624,20 @@ unsigned btf_encode_threads(const struct dw_file *df, const struct btf_encode_op
 	return btf_encode_threads_for(opts, info_bytes);
 }
 
-struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
-			    const struct btf_encode_options *opts, struct btf *base,
-			    struct btf_encode_stats *stats, struct d2b_error *err)
+bool btf_encode_bytes_ok(const struct elf_file *ef, const struct btf_encode_options *opts)
+{
+	/* the bytes are this machine's order; no libbpf call on the way */
+	return !opts->no_prededup && !opts->libbpf_dedup &&
+	       elf_file_is_little_endian(ef) == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__);
+}
+
+/* btf_encode_file() (OUT not NULL: the result as libbpf's) or
+ * btf_encode_file_bytes() (BYTES not NULL: without libbpf, on VIEW). */
+static int encode_file(struct elf_file *ef, const struct dw_file *df,
+		       const struct btf_encode_options *opts, struct btf *base,
+		       const struct btf_base_view *view, struct btf **out,
+		       struct btf_encoded_bytes *bytes, struct btf_encode_stats *stats,
+		       struct d2b_error *err)
 {
 	static const struct pool_ops ops = {
 		.produce = produce, .consume = consume, .discard = discard,
@@ -1649,10 +1660,13 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 		stats = &local_stats;
 	memset(stats, 0, sizeof(*stats));
 	fe.stats = stats;
-	if (btf_features_check(&opts->features, base != NULL, err))
-		return NULL;
+	if (btf_features_check(&opts->features, base || view, err))
+		return -1;
+	if (bytes && !btf_encode_bytes_ok(ef, opts))
+		return d2b_error_set(err, "%s: this encoding goes through libbpf: its base must be parsed by libbpf",
+				     elf_file_path(ef));
 	if (btf_encode_ctx_init(&ctx, ef, opts, err))
-		return NULL;
+		return -1;
 	fe.ctx = &ctx;
 	dw_release_init(&fe.release, df);
 	fe.load.skip_line_files = true;
@@ -1662,7 +1676,7 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 		d2b_error_oom(err);
 		goto fail;
 	}
-	if (btf_merge_init(&fe.merge, base, err))
+	if (view ? btf_merge_init_view(&fe.merge, view, err) : btf_merge_init(&fe.merge, base, err))
 		goto fail;
 	fe.merge.strs.seed = ctx.str_seed;	/* as the fragments' */
 	fe.merge.prededup = !opts->no_prededup;
@@ -1766,15 +1780,28 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 			goto fail;
 		stats->datasec_s = now_s(CLOCK_MONOTONIC) - t0;
 		stats->types_before_dedup = btf_merge_nr_types(&fe.merge) +
-					    (base ? btf__type_cnt(base) - 1 : 0);
+					    (fe.merge.bview ? fe.merge.bview->nr_types : 0);
 		stats->own_dedup = true;
 		stats->rss_merged_kb = peak_rss_kb();
 		t0 = now_s(CLOCK_MONOTONIC);
-		fe.btf = btf_merge_finish_dedup(&fe.merge, &stats->dedup, &dedup_err);
-		if (!fe.btf) {
+		if (bytes) {
+			uint32_t own;
+
+			rc = btf_merge_finish_dedup_bytes(&fe.merge, &stats->dedup, &bytes->data,
+							  &bytes->size, &own, &dedup_err);
+			bytes->nr_types = own + (view ? view->nr_types : 0);
+		} else {
+			fe.btf = btf_merge_finish_dedup(&fe.merge, &stats->dedup, &dedup_err);
+			rc = fe.btf ? 0 : -1;
+		}
+		if (rc) {
 			d2b_error_set(err, "%s: %s", elf_file_path(ef), dedup_err.msg);
 			goto fail;
 		}
+	} else if (bytes) {
+		d2b_error_set(err, "%s: the encoding went through libbpf: its base must be parsed by libbpf",
+			      elf_file_path(ef));
+		goto fail;
 	} else {
 		/* the merged fragments become one libbpf btf */
 		t0 = now_s(CLOCK_MONOTONIC);
@@ -1808,17 +1835,23 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 	}
 	stats->dedup_s = now_s(CLOCK_MONOTONIC) - t0;
 	stats->rss_dedup_kb = peak_rss_kb();
-	stats->types = btf__type_cnt(fe.btf) - 1;
-	if (!elf_file_is_little_endian(ef))
-		btf__set_endianness(fe.btf, BTF_BIG_ENDIAN);
-	else
-		btf__set_endianness(fe.btf, BTF_LITTLE_ENDIAN);
+	if (bytes) {
+		/* (in this machine's byte order, the ELF's: checked above) */
+		stats->types = bytes->nr_types;
+	} else {
+		stats->types = btf__type_cnt(fe.btf) - 1;
+		if (!elf_file_is_little_endian(ef))
+			btf__set_endianness(fe.btf, BTF_BIG_ENDIAN);
+		else
+			btf__set_endianness(fe.btf, BTF_LITTLE_ENDIAN);
+		*out = fe.btf;
+	}
 
 	btf_func_set_deinit(&fe.funcs);
 	free(fe.vars);
 	free(units);
 	btf_encode_ctx_deinit(&ctx);
-	return fe.btf;
+	return 0;
 fail:
 	key_check_free(fe.check);
 	btf__free(fe.btf);
@@ -1827,5 +1860,27 @@ fail:
 	free(fe.vars);
 	free(units);
 	btf_encode_ctx_deinit(&ctx);
-	return NULL;
+	return -1;
+}
+
+struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
+			    const struct btf_encode_options *opts, struct btf *base,
+			    struct btf_encode_stats *stats, struct d2b_error *err)
+{
+	struct btf *btf = NULL;
+
+	if (encode_file(ef, df, opts, base, NULL, &btf, NULL, stats, err))
+		return NULL;
+	return btf;
+}
+
+int btf_encode_file_bytes(struct elf_file *ef, const struct dw_file *df,
+			  const struct btf_encode_options *opts, const struct btf_base_view *base,
+			  struct btf_encoded_bytes *out, struct btf_encode_stats *stats,
+			  struct d2b_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (!base)
+		return d2b_error_set(err, "%s: no base to encode on", elf_file_path(ef));
+	return encode_file(ef, df, opts, NULL, base, NULL, out, stats, err);
 }

@@ -199,6 +199,28 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 			    const struct btf_encode_options *opts, struct btf *base,
 			    struct btf_encode_stats *stats, struct d2b_error *err);
 
+/*
+ * The same split on BASE, a base's view (btf_base.h) that libbpf did not
+ * parse, as `pahole -J --btf_base` runs: the result's raw bytes (what
+ * btf__raw_data() of btf_encode_file()'s would be) in OUT, malloc'd
+ * (OUT->data: the caller frees it). Only for our own dedup with prededup,
+ * and an ELF in this machine's byte order: else an error (those go through
+ * libbpf, which then needs its parse of the base). 0, or -1 with err set.
+ */
+struct btf_encoded_bytes {
+	void *data;
+	size_t size;
+	uint32_t nr_types;	/* the base's included, as btf__type_cnt() - 1 */
+};
+struct btf_base_view;
+int btf_encode_file_bytes(struct elf_file *ef, const struct dw_file *df,
+			  const struct btf_encode_options *opts, const struct btf_base_view *base,
+			  struct btf_encoded_bytes *out, struct btf_encode_stats *stats,
+			  struct d2b_error *err);
+/* Whether btf_encode_file_bytes() can encode with OPTS a file of EF's byte
+ * order (else btf_encode_file() on libbpf's parse of the base). */
+bool btf_encode_bytes_ok(const struct elf_file *ef, const struct btf_encode_options *opts);
+
 /* The threads btf_encode_file() runs for DF with OPTS (-j, thread_bytes,
  * the size of the units it encodes), the calling thread included; and the
  * same for INFO_BYTES of units (at most one thread for each thread_bytes,

@@ -5,10 +5,13 @@
  * See btf_load.h for what is checked and what the model holds.
  *
  *   btf_handle_open(path, base)
- *     ├── open_path()          raw file, or the ELF's .BTF section, read
+ *     ├── read_btf_bytes()     raw file, or the ELF's .BTF section, read
  *     ├── raw_check()          our pass over the bytes (header, records,
  *     │                        strings, references, kinds)
  *     └── btf__new_split()     libbpf's parse (it copies the bytes)
+ *   btf_handle_open_unparsed(path)   the same without libbpf's parse: the
+ *                              bytes and the records' offsets kept for
+ *                              btf_handle_base_view() (the encoder's base)
  *   btf_handle_load_model()    check_graph() over the types it takes (no
  *                              cycle, no chain too deep), then two passes
  *                              over the ids: allocate every model type,
@@ -29,6 +32,7 @@
 #include <bpf/btf.h>
 #include <linux/btf.h>
 
+#include "btf/btf_base.h"
 #include "btf/btf_wire.h"
 #include "dwarf/dw_const.h"
 #include "elf/elf_file.h"
@@ -39,6 +43,15 @@
 /* A BTF file bigger than this is not BTF we want (vmlinux's is 4 MiB). */
 #define BTF_MAX_FILE (1u << 30)
 
+/* What raw_check() leaves of a BTF it passed, for a handle without
+ * libbpf's parse (btf_handle_open_unparsed()). */
+struct raw_kept {
+	bool swapped;		/* not this machine's byte order: nothing kept */
+	uint32_t *offs;		/* nr: each record's offset in the bytes */
+	uint32_t nr;
+	uint32_t str_at, str_len;	/* the string section in the bytes */
+};
+
 struct btf_handle {
 	char *path;
 	struct btf *btf;
@@ -47,6 +60,12 @@ struct btf_handle {
 	uint32_t start_id;
 	uint32_t str_total;		/* bytes of strings, the base's included */
 	uint32_t types_at;		/* its type section, in the bytes opened */
+	/* btf_handle_open_unparsed() without libbpf's parse yet: the bytes
+	 * checked (size bytes, this machine's byte order) and what the check
+	 * found (kept.offs: each record's offset from the type section) */
+	uint8_t *bytes;
+	size_t size;
+	struct raw_kept kept;
 };
 
 const char *btf_default_vmlinux_path(void)
@@ -688,7 +707,8 @@ bad_comp:
  * of all strings, the base's included. */
 static int raw_check(const char *path, const uint8_t *data, size_t size,
 		     const struct btf *base, uint32_t base_str_len,
-		     uint32_t *str_total, uint32_t *types_at, struct d2b_error *err)
+		     uint32_t *str_total, uint32_t *types_at, struct raw_kept *kept,
+		     struct d2b_error *err)
 {
 	struct raw_check c = {
 		.path = path, .data = data, .size = size, .base = base,
@@ -709,6 +729,14 @@ static int raw_check(const char *path, const uint8_t *data, size_t size,
 	c.str_end = c.base_str_len + c.str_len;
 	for (uint32_t i = 0; !rc && i < c.nr; i++)
 		rc = check_one(&c, c.start_id + i);
+	if (!rc && kept) {
+		kept->swapped = c.swap;
+		kept->offs = c.offs;
+		kept->nr = c.nr;
+		kept->str_at = c.hdr_len + c.str_off;
+		kept->str_len = c.str_len;
+		c.offs = NULL;
+	}
 	free(c.offs);
 	free(c.kinds);
 	free(copy);
@@ -718,6 +746,19 @@ static int raw_check(const char *path, const uint8_t *data, size_t size,
 }
 
 /* ---- Handles ---- */
+
+/* libbpf's parse of H and of its bases, which what reads libbpf's objects
+ * needs (a handle btf_handle_open_unparsed() opened has none until
+ * btf_handle_parse()). */
+static int need_parsed(const struct btf_handle *h, struct d2b_error *err)
+{
+	for (; h; h = h->base)
+		if (!h->btf)
+			return d2b_error_set(err, "%s: BTF not parsed by libbpf (btf_handle_parse())",
+					     h->path);
+	return 0;
+}
+
 
 /*
  * libbpf 1.1 as Debian ships it declares btf__new_split() but does not
@@ -776,8 +817,10 @@ static struct btf_handle *open_bytes(const char *path, const uint8_t *data,
 	uint32_t str_total, types_at;
 	long lerr;
 
+	if (need_parsed(base, err))
+		return NULL;
 	if (raw_check(path, data, size, base ? base->btf : NULL,
-		      base ? base->str_total : 0, &str_total, &types_at, err))
+		      base ? base->str_total : 0, &str_total, &types_at, NULL, err))
 		return NULL;
 	h = calloc(1, sizeof(*h));
 	if (!h || !(h->path = strdup(path))) {
@@ -813,61 +856,165 @@ struct btf_handle *btf_handle_open_memory(const char *path, const void *data,
 	return open_bytes(path, data, size, base, err);
 }
 
-/* PATH's BTF, opened on BASE: an ELF file's .BTF or a raw file, read
- * whole. (Read, not checked and parsed where the file is mapped: on the
- * project's VM touching a vmlinux's 4 MB of .BTF in the mapping cost 3-4
- * ms more than reading it.) */
-static struct btf_handle *open_path(const char *path, const struct btf_handle *base,
-				    struct d2b_error *err)
+/* PATH's BTF bytes: a raw file, or an ELF file's .BTF section, read whole
+ * into *DATA (malloc'd, *SIZE bytes). (Read, not checked and parsed where
+ * the file is mapped: on the project's VM touching a vmlinux's 4 MB of
+ * .BTF in the mapping cost 3-4 ms more than reading it.) */
+static int read_btf_bytes(const char *path, uint8_t **data, size_t *size,
+			  struct d2b_error *err)
 {
 	const struct elf_section *sec;
-	struct btf_handle *h;
 	struct elf_file *ef;
-	uint8_t head[4], *data = NULL;
-	size_t size = 0;
+	uint8_t head[4];
 	ssize_t n = -1;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
+	*data = NULL;
 	if (fd >= 0) {
 		n = read(fd, head, sizeof(head));
 		close(fd);
 	}
-	if (n < 0 || !is_elf_magic(head, (size_t)n)) {
-		if (read_file(path, &data, &size, err))
-			return NULL;
-		h = open_bytes(path, data, size, base, err);
-		free(data);
-		return h;
-	}
+	if (n < 0 || !is_elf_magic(head, (size_t)n))
+		return read_file(path, data, size, err);
 	ef = elf_file_open(path, err);
 	if (!ef)
-		return NULL;
+		return -1;
 	sec = elf_file_load_section(ef, BTF_SECTION, err);
 	if (!sec) {
 		if (!err || !err->set)
 			d2b_error_set(err, "%s: no " BTF_SECTION " section", path);
 		elf_file_close(ef);
+		return -1;
+	}
+	*data = malloc(sec->size ? sec->size : 1);
+	if (!*data) {
+		elf_file_close(ef);
+		return d2b_error_oom(err);
+	}
+	if (!elf_file_is_mapped(ef, sec->data, sec->size)) {
+		/* decompressed or relocated: the elf_file's copy */
+		memcpy(*data, sec->data, sec->size);
+	} else if (elf_file_read(ef, sec->data, *data, sec->size)) {
+		d2b_error_at(err, path, BTF_SECTION, 0, "cannot read it: %s", strerror(errno));
+		free(*data);
+		*data = NULL;
+		elf_file_close(ef);
+		return -1;
+	}
+	*size = sec->size;
+	elf_file_close(ef);
+	return 0;
+}
+
+/* PATH's BTF, opened on BASE. */
+static struct btf_handle *open_path(const char *path, const struct btf_handle *base,
+				    struct d2b_error *err)
+{
+	struct btf_handle *h;
+	uint8_t *data;
+	size_t size;
+
+	if (read_btf_bytes(path, &data, &size, err))
+		return NULL;
+	h = open_bytes(path, data, size, base, err);
+	free(data);
+	return h;
+}
+
+/* A whole BTF (not split) checked, DATA (SIZE bytes, malloc'd) kept by
+ * the handle without libbpf's parse; freed on failure. Where the bytes
+ * cannot serve as a view (another byte order, records not 4-byte aligned)
+ * libbpf parses them at once, as btf_handle_open() does. */
+static struct btf_handle *open_unparsed(const char *path, uint8_t *data, size_t size,
+					struct d2b_error *err)
+{
+	struct btf_handle *h;
+	struct raw_kept kept = { 0 };
+	uint32_t str_total, types_at;
+
+	if (raw_check(path, data, size, NULL, 0, &str_total, &types_at, &kept, err)) {
+		free(data);
 		return NULL;
 	}
-	if (elf_file_is_mapped(ef, sec->data, sec->size)) {
-		data = malloc(sec->size ? sec->size : 1);
-		if (!data) {
-			elf_file_close(ef);
-			d2b_error_oom(err);
-			return NULL;
-		}
-		if (elf_file_read(ef, sec->data, data, sec->size)) {
-			d2b_error_at(err, path, BTF_SECTION, 0, "cannot read it: %s",
-				     strerror(errno));
-			free(data);
-			elf_file_close(ef);
-			return NULL;
-		}
+	if (kept.swapped || types_at % 4) {
+		free(kept.offs);
+		h = open_bytes(path, data, size, NULL, err);
+		free(data);
+		return h;
 	}
-	h = open_bytes(path, data ? data : sec->data, sec->size, base, err);
-	free(data);
-	elf_file_close(ef);
+	h = calloc(1, sizeof(*h));
+	if (!h || !(h->path = strdup(path))) {
+		free(h);
+		free(kept.offs);
+		free(data);
+		d2b_error_oom(err);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < kept.nr; i++)
+		kept.offs[i] -= types_at;
+	h->start_id = 1;
+	h->str_total = str_total;
+	h->types_at = types_at;
+	h->bytes = data;
+	h->size = size;
+	h->kept = kept;
 	return h;
+}
+
+struct btf_handle *btf_handle_open_unparsed(const char *path, struct d2b_error *err)
+{
+	uint8_t *data;
+	size_t size;
+
+	if (!path)
+		path = btf_default_vmlinux_path();
+	if (read_btf_bytes(path, &data, &size, err))
+		return NULL;
+	return open_unparsed(path, data, size, err);
+}
+
+struct btf_handle *btf_handle_open_memory_unparsed(const char *path, const void *data,
+						   size_t size, struct d2b_error *err)
+{
+	uint8_t *copy = malloc(size ? size : 1);
+
+	if (!copy) {
+		d2b_error_oom(err);
+		return NULL;
+	}
+	memcpy(copy, data, size);
+	return open_unparsed(path, copy, size, err);
+}
+
+int btf_handle_parse(struct btf_handle *h, struct d2b_error *err)
+{
+	if (h->btf)
+		return 0;
+	errno = 0;
+	h->btf = btf__new(h->bytes, (uint32_t)h->size);
+	if (!h->btf)
+		return d2b_error_at(err, h->path, BTF_SECTION, 0, "libbpf cannot parse it: %s",
+				    strerror(errno ? errno : EINVAL));
+	return 0;
+}
+
+int btf_handle_base_view(const struct btf_handle *h, struct btf_base_view *v,
+			 struct d2b_error *err)
+{
+	memset(v, 0, sizeof(*v));
+	if (h->base)
+		return d2b_error_set(err, "%s: split BTF cannot be a base here", h->path);
+	if (h->bytes) {
+		v->nr_types = h->kept.nr;
+		v->types = h->bytes + h->types_at;
+		v->off = h->kept.offs;
+		v->strs = (const char *)h->bytes + h->kept.str_at;
+		v->str_len = h->kept.str_len;
+		return 0;
+	}
+	if (btf_base_view_from_btf(v, h->btf))
+		return d2b_error_oom(err);
+	return 0;
 }
 
 struct btf_handle *btf_handle_open(const char *path, const char *base_path,
@@ -897,6 +1044,8 @@ void btf_handle_close(struct btf_handle *h)
 		return;
 	btf__free(h->btf);
 	btf_handle_close(h->base_owned);
+	free(h->bytes);
+	free(h->kept.offs);
 	free(h->path);
 	free(h);
 }
@@ -1104,10 +1253,14 @@ too_deep:
 
 int btf_handle_check_graph(const struct btf_handle *h, struct d2b_error *err)
 {
-	uint32_t n = btf__type_cnt(h->btf);
-	const struct btf_type **recs = malloc((size_t)n * sizeof(*recs));
+	uint32_t n;
+	const struct btf_type **recs;
 	int rc;
 
+	if (need_parsed(h, err))
+		return -1;
+	n = btf__type_cnt(h->btf);
+	recs = malloc((size_t)n * sizeof(*recs));
 	if (!recs)
 		return d2b_error_oom(err);
 	for (uint32_t id = 0; id < n; id++)
@@ -1649,11 +1802,14 @@ struct cu_model *btf_handle_load_model(const struct btf_handle *h,
 	struct d2b_error local = { 0 };
 	struct builder b = {
 		.btf = h->btf,
-		.nr_ids = btf__type_cnt(h->btf),
 		.err = err ? err : &local,
 	};
-	struct cu_model *cu = calloc(1, sizeof(*cu));
+	struct cu_model *cu;
 
+	if (need_parsed(h, b.err))
+		return NULL;
+	b.nr_ids = btf__type_cnt(h->btf);
+	cu = calloc(1, sizeof(*cu));
 	if (!cu) {
 		d2b_error_oom(err);
 		return NULL;

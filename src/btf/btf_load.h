@@ -110,6 +110,27 @@ struct btf_handle *btf_handle_open_memory(const char *path, const void *data,
 					  struct d2b_error *err);
 void btf_handle_close(struct btf_handle *h);	/* accepts NULL */
 
+/*
+ * A whole BTF (PATH as btf_handle_open() takes it, never split) checked as
+ * every BTF is, but not parsed by libbpf: btf_handle_btf() is NULL until
+ * btf_handle_parse(). What the encoder takes as --btf_base: it reads the
+ * base through a view (btf_handle_base_view()), and libbpf's parse of a
+ * vmlinux base (a copy of its 4 MB, an index of its records) was a tenth
+ * of each module's run. Nothing that needs the model or the graph
+ * (btf_handle_load_model(), btf_handle_check_graph()) takes it.
+ */
+struct btf_handle *btf_handle_open_unparsed(const char *path, struct d2b_error *err);
+struct btf_handle *btf_handle_open_memory_unparsed(const char *path, const void *data,
+						   size_t size, struct d2b_error *err);
+/* libbpf's parse of H, if not done yet: 0, or -1 with ERR set. */
+int btf_handle_parse(struct btf_handle *h, struct d2b_error *err);
+/* H's records and strings as a base's view (btf_base.h; V must not outlive
+ * H; free it with btf_base_view_free()). H must not be split. 0, or -1
+ * with ERR set. */
+struct btf_base_view;
+int btf_handle_base_view(const struct btf_handle *h, struct btf_base_view *v,
+			 struct d2b_error *err);
+
 /* No reference cycle and no chain deeper than BTF_LOAD_MAX_DEPTH among
  * all of H's types, its base's included: 0, or -1 with ERR set. */
 int btf_handle_check_graph(const struct btf_handle *h, struct d2b_error *err);
@@ -120,7 +141,8 @@ struct btf *btf_parse_split_bytes(const void *data, size_t size, struct btf *bas
 
 /* The path it was opened from (the default's, when opened with NULL). */
 const char *btf_handle_path(const struct btf_handle *h);
-/* The libbpf object: base types included for split BTF. */
+/* The libbpf object: base types included for split BTF (NULL for a
+ * handle btf_handle_open_unparsed() opened until btf_handle_parse()). */
 const struct btf *btf_handle_btf(const struct btf_handle *h);
 /* The first type id of this BTF's own types: 1, or btf__type_cnt(base)
  * for split BTF. */

@@ -12,6 +12,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "btf/btf_base.h"
 #include "btf/btf_dedup.h"
 #include "btf/btf_load.h"
 #include "btf/btf_wire.h"
@@ -721,90 +722,22 @@ static int block_start(struct btf_merge *m, struct btf_merge_block *b, uint32_t 
 	return 0;
 }
 
-static enum btf_endianness host_endianness(void)
+/* The merge on VIEW (NULL: not split), libbpf's BASE beside it or NULL. */
+static int merge_init(struct btf_merge *m, struct btf *base, const struct btf_base_view *view,
+		      struct d2b_error *err)
 {
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	return BTF_LITTLE_ENDIAN;
-#else
-	return BTF_BIG_ENDIAN;
-#endif
-}
-
-/* BASE's string section (and its bases'), offsets 0 .. end: *STRS, where
- * libbpf holds it when it is one piece in our byte order, else in *BUF
- * (the caller frees it). */
-static int base_strings(struct btf *base, const char **strs, char **buf, size_t *len)
-{
-	size_t cap = 1 << 16, n = 0;
-	char *b;
-	const char *s;
-	const struct btf_header *h;
-	uint32_t raw_size;
-
-	/* a base of its own (not split), in our byte order (else its raw data
-	 * would be a swapped copy): its section in one copy */
-	h = btf__base_btf(base) || btf__endianness(base) != host_endianness()
-		    ? NULL
-		    : btf__raw_data(base, &raw_size);
-	if (h && raw_size >= sizeof(*h) && h->magic == BTF_MAGIC && h->hdr_len <= raw_size &&
-	    h->str_off <= raw_size - h->hdr_len && h->str_len <= raw_size - h->hdr_len - h->str_off &&
-	    h->str_len && h->str_len <= UINT32_MAX / 2) {
-		const char *sec = (const char *)h + h->hdr_len + h->str_off;
-		const char *first = btf__str_by_offset(base, 0);
-
-		if (sec[h->str_len - 1] == '\0' && first && !*first) {
-			*strs = sec;
-			*len = h->str_len;
-			return 0;
-		}
-	}
-	b = malloc(cap);
-	if (!b)
-		return -1;
-	while ((s = btf__str_by_offset(base, (uint32_t)n))) {
-		size_t l = strlen(s) + 1;
-
-		if (n + l > cap) {
-			char *nb;
-
-			while (n + l > cap)
-				cap *= 2;
-			nb = realloc(b, cap);
-			if (!nb) {
-				free(b);
-				return -1;
-			}
-			b = nb;
-		}
-		memcpy(b + n, s, l);
-		n += l;
-		if (n > UINT32_MAX / 2)
-			break;
-	}
-	*strs = *buf = b;
-	*len = n;
-	return 0;
-}
-
-int btf_merge_init(struct btf_merge *m, struct btf *base, struct d2b_error *err)
-{
-	const char *prefix = NULL;
-	char *buf = NULL;
-	size_t plen = 1;
+	size_t plen = view ? view->str_len : 1;
 	int rc;
 
-	memset(m, 0, sizeof(*m));
 	m->base = base;
-	m->start_id = base ? btf__type_cnt(base) : 1;
+	m->bview = view;
+	m->start_id = view ? view->nr_types + 1 : 1;
 	m->first_block_words = BTF_MERGE_FIRST_BLOCK / 4;
 	m->block_words = BTF_MERGE_BLOCK / 4;
-	if (base && base_strings(base, &prefix, &buf, &plen))
-		return d2b_error_oom(err);
 	/* a base's strings stay where they are (a module's run copied the
 	 * vmlinux's 1.7 MB here): our offsets start after them */
-	m->base_str = prefix;
-	m->base_str_buf = buf;
-	rc = base ? btf_strtab_init_biased(&m->strs, plen) : btf_strtab_init(&m->strs, "", plen);
+	m->base_str = view ? view->strs : NULL;
+	rc = view ? btf_strtab_init_biased(&m->strs, plen) : btf_strtab_init(&m->strs, "", plen);
 	m->prefix_len = plen;
 	m->strs_done = plen;
 	if (rc || block_start(m, &m->cur, m->start_id)) {
@@ -812,6 +745,23 @@ int btf_merge_init(struct btf_merge *m, struct btf *base, struct d2b_error *err)
 		return d2b_error_oom(err);
 	}
 	return 0;
+}
+
+int btf_merge_init(struct btf_merge *m, struct btf *base, struct d2b_error *err)
+{
+	memset(m, 0, sizeof(*m));
+	if (!base)
+		return merge_init(m, NULL, NULL, err);
+	if (btf_base_view_from_btf(&m->own_bview, base))
+		return d2b_error_oom(err);
+	return merge_init(m, base, &m->own_bview, err);
+}
+
+int btf_merge_init_view(struct btf_merge *m, const struct btf_base_view *base,
+			struct d2b_error *err)
+{
+	memset(m, 0, sizeof(*m));
+	return merge_init(m, NULL, base, err);
 }
 
 void btf_merge_deinit(struct btf_merge *m)
@@ -828,6 +778,7 @@ void btf_merge_deinit(struct btf_merge *m)
 	btf_strtab_deinit(&m->strs);
 	free(m->base_str_buf);
 	btf_str_index_free(&m->base_strs);
+	btf_base_view_free(&m->own_bview);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -866,7 +817,7 @@ int btf_merge_publish_strs(struct btf_merge *m, size_t nr_strs)
 	struct btf_merge_str_view *v;
 	size_t cap;
 
-	if (m->base || m->sview)
+	if (m->bview || m->sview)
 		return 0;
 	if (nr_strs > SVIEW_SLOTS_MAX / 2)
 		nr_strs = SVIEW_SLOTS_MAX / 2;
@@ -994,7 +945,7 @@ static long intern(struct btf_merge *m, const char *s, const struct btf_strtab_e
 	uint32_t off;
 	long g;
 
-	if (m->base) {
+	if (m->bview) {
 		if (!m->base_strs.slots &&
 		    btf_str_index_build(&m->base_strs, m->base_str, m->prefix_len, m->strs.seed))
 			return d2b_error_oom(err);
@@ -1505,7 +1456,7 @@ int btf_merge_dedup_early(struct btf_merge *m)
 {
 	struct btf_merge_follower *f;
 
-	if (!m->prededup || !m->global_ids || m->base || m->dedup_incr || m->nr_types)
+	if (!m->prededup || !m->global_ids || m->bview || m->dedup_incr || m->nr_types)
 		return 0;
 	f = calloc(1, sizeof(*f));
 	m->dedup_incr = btf_dedup_incr_new();
@@ -1589,7 +1540,7 @@ static int block_slow(struct btf_merge *m, struct btf_merge_block *b, struct btf
 	if (total > UINT32_MAX || block_room(b, (str_len + 3) / 4))
 		return d2b_error_oom(err);
 	memcpy(b->words, &hdr, sizeof(hdr));
-	if (m->base) {
+	if (m->bview) {
 		/* the base's strings too, so that ours land at their offsets */
 		memcpy(b->words + b->len, m->base_str, m->prefix_len);
 		memcpy((char *)(b->words + b->len) + m->prefix_len,
@@ -1632,13 +1583,15 @@ static int flush(struct btf_merge *m, struct d2b_error *err)
 {
 	struct btf_merge_block *b = &m->cur;
 
-	if (!m->btf && m->nr_blocks == 1 && b->nr_types && !m->slow && !m->base && fast_ok()) {
+	if (!m->btf && m->nr_blocks == 1 && b->nr_types && !m->slow && !m->bview && fast_ok()) {
 		m->btf = block_fast(b);
 		if (m->btf) {
 			block_free(b);
 			return add_new_strings(m, err);
 		}
 	}
+	if (m->bview && !m->base)
+		return d2b_error_set(err, "BTF merge: the base was not parsed by libbpf");
 	if (!m->btf && m->base && !m->base_str_buf) {
 		/* libbpf is about to add strings to a split btf on the base:
 		 * btf__add_str() makes the base modifiable, which frees the
@@ -1668,7 +1621,7 @@ bool btf_merge_direct_ok(const struct btf_merge *m)
 {
 	/* split only with final ids in the block (btf__add_btf would
 	 * renumber them): the functions are written with final ids */
-	return m->prededup && (!m->base || m->global_ids) && !m->btf && m->nr_blocks == 1;
+	return m->prededup && (!m->bview || m->global_ids) && !m->btf && m->nr_blocks == 1;
 }
 
 const struct btf_type *btf_merge_type_by_id(const struct btf_merge *m, uint32_t id)
@@ -1676,7 +1629,7 @@ const struct btf_type *btf_merge_type_by_id(const struct btf_merge *m, uint32_t 
 	const struct btf_merge_block *b = &m->cur;
 
 	if (id < m->start_id)
-		return m->base ? btf__type_by_id(m->base, id) : NULL;
+		return m->bview && id ? (const struct btf_type *)btf_base_record(m->bview, id) : NULL;
 	/* every type of the one block went through tidx_push() */
 	if (!btf_merge_direct_ok(m) || m->nr_tidx != b->nr_types || id - b->first_id >= b->nr_types)
 		return NULL;
@@ -1685,7 +1638,7 @@ const struct btf_type *btf_merge_type_by_id(const struct btf_merge *m, uint32_t 
 
 const char *btf_merge_str_at(const struct btf_merge *m, uint32_t off)
 {
-	if (off < m->prefix_len && m->base)
+	if (off < m->prefix_len && m->bview)
 		return m->base_str + off;
 	return off < m->strs.len ? btf_strtab_str(&m->strs, off) : NULL;
 }
@@ -1856,59 +1809,87 @@ uint32_t btf_merge_nr_types(const struct btf_merge *m)
 
 /*
  * Our own deduplication (btf_dedup.h) on the one block, then the block
- * with our strings behind it becomes the libbpf btf (one parse): libbpf
- * never sees the types before deduplication.
+ * with our strings behind it: raw BTF, *TOTAL bytes at m->cur.words.
  */
-struct btf *btf_merge_finish_dedup(struct btf_merge *m, struct btf_dedup_stats *stats,
-				   struct d2b_error *err)
+static int finish_dedup(struct btf_merge *m, struct btf_dedup_stats *stats, size_t *total,
+			struct d2b_error *err)
 {
 	struct btf_merge_block *b = &m->cur;
 	struct btf_dedup_types t = {
 		.words = b->words, .first = HDR_WORDS, .len = b->len - HDR_WORDS,
-		.nr_types = b->nr_types, .base = m->base,
+		.nr_types = b->nr_types, .base = m->bview,
 		.off = m->nr_tidx == b->nr_types ? m->tidx : NULL,
 		.stats = stats, .incr = m->dedup_incr,
 	};
 	/* split BTF holds its own strings only: after the base's */
-	const char *strs = btf_strtab_str(&m->strs, m->base ? m->prefix_len : 0);
-	size_t str_len = m->strs.len - (m->base ? m->prefix_len : 0);
+	const char *strs = btf_strtab_str(&m->strs, m->bview ? m->prefix_len : 0);
+	size_t str_len = m->strs.len - (m->bview ? m->prefix_len : 0);
 	struct btf_header hdr = {
 		.magic = BTF_MAGIC, .version = BTF_VERSION,
 		.hdr_len = sizeof(struct btf_header),
 	};
-	struct btf *btf = NULL;
-	size_t total;
 
 	follower_join(m);
-	if (!btf_merge_direct_ok(m) || (m->base && !m->global_ids)) {
-		d2b_error_set(err, "BTF dedup: the merged types are not one block");
-		goto out;
-	}
+	if (!btf_merge_direct_ok(m) || (m->bview && !m->global_ids))
+		return d2b_error_set(err, "BTF dedup: the merged types are not one block");
 	if (btf_dedup(&t, err))
-		goto out;
+		return -1;
 	b->len = HDR_WORDS + t.len;
 	b->nr_types = t.nr_types;
 	hdr.type_len = (uint32_t)(t.len * 4);
 	hdr.str_off = hdr.type_len;
 	hdr.str_len = (uint32_t)str_len;
-	total = sizeof(hdr) + t.len * 4 + str_len;
-	if (total > UINT32_MAX) {
-		d2b_error_set(err, "BTF dedup: %zu bytes of BTF, more than BTF allows", total);
-		goto out;
-	}
-	if (block_room(b, (str_len + 3) / 4)) {
-		d2b_error_oom(err);
-		goto out;
-	}
+	*total = sizeof(hdr) + t.len * 4 + str_len;
+	if (*total > UINT32_MAX)
+		return d2b_error_set(err, "BTF dedup: %zu bytes of BTF, more than BTF allows", *total);
+	if (block_room(b, (str_len + 3) / 4))
+		return d2b_error_oom(err);
 	memcpy(b->words, &hdr, sizeof(hdr));
 	memcpy(b->words + b->len, strs, str_len);
-	btf = m->base ? btf_parse_split_bytes(b->words, total, m->base)
-		      : btf__new(b->words, (uint32_t)total);
-	if (!btf)
-		d2b_error_set(err, "cannot parse the deduplicated BTF (libbpf error %d)", -errno);
-out:
+	return 0;
+}
+
+/* libbpf never sees the types before deduplication: it parses the result
+ * (one parse), split on libbpf's base. */
+struct btf *btf_merge_finish_dedup(struct btf_merge *m, struct btf_dedup_stats *stats,
+				   struct d2b_error *err)
+{
+	struct btf *btf = NULL;
+	size_t total;
+
+	if (m->bview && !m->base) {
+		d2b_error_set(err, "BTF merge: the base was not parsed by libbpf");
+	} else if (!finish_dedup(m, stats, &total, err)) {
+		btf = m->base ? btf_parse_split_bytes(m->cur.words, total, m->base)
+			      : btf__new(m->cur.words, (uint32_t)total);
+		if (!btf)
+			d2b_error_set(err, "cannot parse the deduplicated BTF (libbpf error %d)",
+				      -errno);
+	}
 	btf_merge_deinit(m);
 	return btf;
+}
+
+int btf_merge_finish_dedup_bytes(struct btf_merge *m, struct btf_dedup_stats *stats,
+				 void **bytes, size_t *size, uint32_t *nr_types,
+				 struct d2b_error *err)
+{
+	size_t total;
+	int rc = finish_dedup(m, stats, &total, err);
+
+	*bytes = NULL;
+	if (!rc) {
+		*bytes = malloc(total);
+		if (!*bytes) {
+			rc = d2b_error_oom(err);
+		} else {
+			memcpy(*bytes, m->cur.words, total);
+			*size = total;
+			*nr_types = m->cur.nr_types;
+		}
+	}
+	btf_merge_deinit(m);
+	return rc;
 }
 
 struct btf *btf_merge_finish(struct btf_merge *m, struct d2b_error *err)

@@ -44,6 +44,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "btf/btf_base.h"
 #include "btf/btf_keys.h"
 #include "btf/btf_strtab.h"
 #include "util/error.h"
@@ -180,7 +181,12 @@ static inline size_t btf_merge_key_home(uint64_t lo, size_t cap)
 }
 
 struct btf_merge {
-	struct btf *base;	/* not owned; NULL: not split */
+	/* not split when NULL; else its base's records and strings, and
+	 * libbpf's parse of that base, if any (NULL: btf_merge_init_view(),
+	 * which the paths through libbpf refuse) */
+	const struct btf_base_view *bview;
+	struct btf_base_view own_bview;	/* btf_merge_init()'s of BASE */
+	struct btf *base;	/* not owned */
 	uint32_t start_id;	/* id of the first type added (1, or base's count) */
 	uint32_t nr_types;
 	size_t prefix_len;	/* strings before ours: "\0" or base's */
@@ -238,6 +244,11 @@ struct btf_merge {
  * it (btf__find_str(), or btf__add_str() on a split BTF over it: libbpf
  * then frees the base's raw data). */
 int btf_merge_init(struct btf_merge *m, struct btf *base, struct d2b_error *err);
+/* The same split on BASE, a view (btf_base.h) without libbpf's parse: it
+ * must outlive the merge. Only our own dedup's path takes it
+ * (btf_merge_finish_dedup_bytes(); no flush into libbpf). */
+int btf_merge_init_view(struct btf_merge *m, const struct btf_base_view *base,
+			struct d2b_error *err);
 void btf_merge_deinit(struct btf_merge *m);
 
 /*
@@ -386,6 +397,13 @@ uint32_t btf_merge_nr_types(const struct btf_merge *m);
 struct btf_dedup_stats;
 struct btf *btf_merge_finish_dedup(struct btf_merge *m, struct btf_dedup_stats *stats,
 				   struct d2b_error *err);
+/* The same without libbpf: the result's raw bytes (header, records, its own
+ * strings: what libbpf's btf__raw_data() of the btf above gives, in this
+ * machine's byte order) malloc'd in *BYTES, *SIZE of them, and the count of
+ * its own types in *NR_TYPES. 0, or -1 with err set. */
+int btf_merge_finish_dedup_bytes(struct btf_merge *m, struct btf_dedup_stats *stats,
+				 void **bytes, size_t *size, uint32_t *nr_types,
+				 struct d2b_error *err);
 
 /* The libbpf btf holding everything merged (the caller frees it); M is
  * emptied either way. Returns NULL with err set. */

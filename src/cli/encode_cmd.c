@@ -16,6 +16,7 @@
 
 #include <bpf/btf.h>
 
+#include "btf/btf_base.h"
 #include "btf/btf_encode.h"
 #include "btf/btf_features.h"
 #include "btf/btf_load.h"
@@ -246,6 +247,8 @@ static int encode_run(struct encode_args *a, char **argv, bool one_process)
 	struct cli_dwarf_input in;
 	struct btf_handle *base_h = NULL;
 	struct btf *base = NULL, *btf = NULL;
+	struct btf_base_view view = { 0 };
+	struct btf_encoded_bytes bytes = { 0 };
 	const void *raw;
 	uint32_t raw_size;
 	double t0, write_s = 0, open_s, base_s = 0;
@@ -256,14 +259,14 @@ static int encode_run(struct encode_args *a, char **argv, bool one_process)
 	a->opts.log_ctx = stdout;
 	if (a->base) {
 		/* checked as every BTF we open is (libbpf 1.1's parse checks no
-		 * type id), then parsed by libbpf; not its graph, which only
-		 * printers need (btf_load.h) */
+		 * type id), not its graph, which only printers need
+		 * (btf_load.h); parsed by libbpf only where the encoding goes
+		 * through libbpf (btf_encode_bytes_ok()) */
 		t0 = now_s();
-		base_h = btf_handle_open(a->base, NULL, &err);
+		base_h = btf_handle_open_unparsed(a->base, &err);
 		base_s = now_s() - t0;
 		if (!base_h)
 			return cli_fail(prog, &err);
-		base = (struct btf *)btf_handle_btf(base_h);
 	}
 	/* the encoder reads no line table (skip_line_files) */
 	t0 = now_s();
@@ -272,19 +275,39 @@ static int encode_run(struct encode_args *a, char **argv, bool one_process)
 		return cli_fail(prog, &err);
 	}
 	open_s = now_s() - t0;
+	if (base_h) {
+		t0 = now_s();
+		if (btf_encode_bytes_ok(in.elf, &a->opts) ? btf_handle_base_view(base_h, &view, &err)
+							   : btf_handle_parse(base_h, &err)) {
+			cli_dwarf_close(&in);
+			btf_handle_close(base_h);
+			return cli_fail(prog, &err);
+		}
+		base_s += now_s() - t0;
+		base = (struct btf *)btf_handle_btf(base_h);
+	}
 	/* a compressed .debug_info holds more than the stored size that
 	 * may_start_threads() read: threads after all, whose arenas only
 	 * glibc's tunable puts on huge pages */
 	if (one_process && btf_encode_threads(&in.dwarf, &a->opts) > 1)
 		cli_reexec_on_huge_pages(argv);
-	btf = btf_encode_file(in.elf, &in.dwarf, &a->opts, base, &st, &err);
+	if (base_h && !base)
+		rc = btf_encode_file_bytes(in.elf, &in.dwarf, &a->opts, &view, &bytes, &st, &err);
+	else
+		btf = btf_encode_file(in.elf, &in.dwarf, &a->opts, base, &st, &err);
 	/* close the input before writing: -J replaces the file */
 	cli_dwarf_close(&in);
-	if (!btf) {
+	if (rc || (!btf && !bytes.data)) {
+		btf_base_view_free(&view);
 		btf_handle_close(base_h);
 		return cli_fail(prog, &err);
 	}
-	raw = btf__raw_data(btf, &raw_size);
+	if (btf) {
+		raw = btf__raw_data(btf, &raw_size);
+	} else {
+		raw = bytes.data;
+		raw_size = (uint32_t)bytes.size;
+	}
 	t0 = now_s();
 	if (!raw)
 		rc = d2b_error_set(&err, "cannot serialise the BTF");
@@ -297,7 +320,8 @@ static int encode_run(struct encode_args *a, char **argv, bool one_process)
 	if (a->stats) {
 		fprintf(stderr, "stats: input open %.3fs", open_s);
 		if (a->base)
-			fprintf(stderr, ", base open %.3fs (read, checked, parsed)", base_s);
+			fprintf(stderr, ", base open %.3fs (read, checked%s)", base_s,
+				base ? ", parsed by libbpf" : "");
 		fprintf(stderr, "\n");
 		fprintf(stderr,
 			"stats: threads %u (started %u), units %zu (excluded %zu), fragments alive max %zu\n"
@@ -327,6 +351,8 @@ static int encode_run(struct encode_args *a, char **argv, bool one_process)
 				st.dedup.ref_s, st.dedup.compact_s);
 	}
 	btf__free(btf);
+	free(bytes.data);
+	btf_base_view_free(&view);
 	btf_handle_close(base_h);
 	if (rc)
 		return cli_fail(prog, &err);

@@ -20,6 +20,7 @@
 #include <bpf/libbpf.h>
 
 #include "check.h"
+#include "btf/btf_base.h"
 #include "btf/btf_dedup.h"
 
 /* ---- ours against libbpf on one BTF ---- */
@@ -48,9 +49,14 @@ static int our_dedup_units(struct btf *btf, const uint32_t *bounds, size_t nb, v
 		return -1;
 	memcpy(words, raw + h->hdr_len + h->type_off, h->type_len);
 	const struct btf *base = btf__base_btf(btf);
+	struct btf_base_view view;
 
+	if (base && btf_base_view_from_btf(&view, base)) {
+		free(words);
+		return -1;
+	}
 	t = (struct btf_dedup_types){
-		.words = words, .first = 0, .len = h->type_len / 4, .base = base,
+		.words = words, .first = 0, .len = h->type_len / 4, .base = base ? &view : NULL,
 		.nr_types = btf__type_cnt(btf) - (base ? btf__type_cnt(base) : 1),
 		.stats = &last_stats,
 	};
@@ -66,10 +72,14 @@ static int our_dedup_units(struct btf *btf, const uint32_t *bounds, size_t nb, v
 	}
 	if (btf_dedup(&t, err)) {
 		btf_dedup_incr_free(t.incr);
+		if (base)
+			btf_base_view_free(&view);
 		free(words);
 		return -1;
 	}
 	btf_dedup_incr_free(t.incr);
+	if (base)
+		btf_base_view_free(&view);
 	nh = *h;
 	nh.type_off = 0;
 	nh.type_len = (uint32_t)(t.len * 4);

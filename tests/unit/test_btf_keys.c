@@ -15,7 +15,9 @@
 #include <linux/btf.h>
 
 #include "check.h"
+#include "btf/btf_base.h"
 #include "btf/btf_keys.h"
+#include "btf/btf_load.h"
 #include "btf/btf_raw.h"
 
 static bool key_eq(const struct btf_key *a, const struct btf_key *b)
@@ -372,6 +374,81 @@ static void test_follow_batches(void)
 	free(each);
 	free(some);
 	free(end);
+}
+
+/* The family's fragments merged on a base that has some of their types,
+ * deduplicated by us: with libbpf's parse of the base, the result
+ * libbpf's (btf_merge_finish_dedup()); on a view of the base's bytes that
+ * libbpf never parsed, the result's bytes (btf_merge_finish_dedup_bytes(),
+ * what `pahole -J --btf_base` writes). The same bytes, the same types; the
+ * view's merge refuses the paths through libbpf. */
+static void test_merge_on_view(void)
+{
+	struct d2b_error err = { 0 };
+	struct btf *base = btf__new_empty(), *split = NULL;
+	struct btf_handle *h = NULL;
+	struct btf_base_view view = { 0 };
+	struct btf_merge m;
+	const void *raw = NULL, *want = NULL;
+	void *got = NULL;
+	uint32_t raw_size = 0, want_size = 0, nr = 0;
+	size_t got_size = 0;
+
+	/* the base: int, struct node { int v; struct node *next; }, a
+	 * pointer to it (family 0's own) */
+	CHECK(base && btf__add_int(base, "int", 4, BTF_INT_SIGNED) == 1 &&
+	      btf__add_struct(base, "node", 16) == 2 && !btf__add_field(base, "v", 1, 0, 0) &&
+	      !btf__add_field(base, "next", 3, 64, 0) && btf__add_ptr(base, 2) == 3, "base");
+	raw = base ? btf__raw_data(base, &raw_size) : NULL;
+	h = raw ? btf_handle_open_memory_unparsed("base.btf", raw, raw_size, &err) : NULL;
+	CHECK(h && !btf_handle_btf(h) && btf_handle_base_view(h, &view, &err) == 0,
+	      "base view: %s", err.msg);
+	if (!h || !raw) {
+		btf_handle_close(h);
+		btf__free(base);
+		return;
+	}
+
+	CHECK(btf_merge_init(&m, base, &err) == 0, "%s", err.msg);
+	m.prededup = m.global_ids = true;
+	for (int f = 0; f < 9; f++)
+		add_family(&m, f);
+	split = btf_merge_finish_dedup(&m, NULL, &err);
+	CHECK(split != NULL, "finish on libbpf's base: %s", err.msg);
+	want = split ? btf__raw_data(split, &want_size) : NULL;
+
+	CHECK(btf_merge_init_view(&m, &view, &err) == 0, "%s", err.msg);
+	m.prededup = m.global_ids = true;
+	for (int f = 0; f < 9; f++)
+		add_family(&m, f);
+	CHECK(btf_merge_finish_dedup_bytes(&m, NULL, &got, &got_size, &nr, &err) == 0,
+	      "finish on the view: %s", err.msg);
+	CHECK(want && got && got_size == want_size && !memcmp(got, want, want_size),
+	      "the view's bytes differ from libbpf's (%zu against %u bytes)", got_size, want_size);
+	CHECK(split && nr == btf__type_cnt(split) - btf__type_cnt(base), "%u own types", nr);
+	/* the int, family 0's node and pointer, and family 1's (its FWD
+	 * resolved to the base's node) are the base's: family 0's holder and
+	 * family 2's node, pointer and holder are left */
+	CHECK(nr == 4, "%u types of our own, want 4", nr);
+	free(got);
+
+	/* no libbpf base: its paths refuse, in one line */
+	CHECK(btf_merge_init_view(&m, &view, &err) == 0, "%s", err.msg);
+	m.prededup = m.global_ids = true;
+	add_family(&m, 0);
+	memset(&err, 0, sizeof(err));
+	CHECK(!btf_merge_finish_dedup(&m, NULL, &err) && err.set &&
+	      strstr(err.msg, "not parsed by libbpf"), "libbpf's result on a view: '%s'", err.msg);
+	CHECK(btf_merge_init_view(&m, &view, &err) == 0, "%s", err.msg);
+	add_family(&m, 0);
+	memset(&err, 0, sizeof(err));
+	CHECK(!btf_merge_finish(&m, &err) && err.set && strstr(err.msg, "not parsed by libbpf"),
+	      "a flush on a view: '%s'", err.msg);
+
+	btf__free(split);
+	btf_base_view_free(&view);
+	btf_handle_close(h);
+	btf__free(base);
 }
 
 /* Merges 3 fragments of 20,000 distinct INTs each, the key table sized
@@ -829,6 +906,7 @@ int main(void)
 	test_expect();
 	test_key_wrap();
 	test_follow_batches();
+	test_merge_on_view();
 	test_placeholders();
 	test_placeholder_without_prededup();
 	return check_done();

@@ -14,6 +14,7 @@
 #include <linux/btf.h>
 
 #include "check.h"
+#include "btf/btf_base.h"
 #include "btf/btf_diff.h"
 #include "btf/btf_load.h"
 #include "dwarf/dw_const.h"
@@ -465,6 +466,96 @@ static void test_swapped(const struct btf *b, const uint8_t *raw, uint32_t size)
 	btf__free(o);
 }
 
+/* A view equal to libbpf's records and strings of B: same count, the
+ * same bytes at every id, the same string section. */
+static void same_view(const char *what, const struct btf_base_view *v, const struct btf *b)
+{
+	uint32_t n = btf__type_cnt(b) - 1, bad = 0;
+	const char *s0 = btf__str_by_offset(b, 0);
+
+	CHECK(v->nr_types == n, "%s: %u types in the view, libbpf has %u", what, v->nr_types, n);
+	for (uint32_t id = 1; id <= n && id <= v->nr_types; id++) {
+		const struct btf_type *t = btf__type_by_id(b, id);
+		const uint32_t *r = btf_base_record(v, id);
+		size_t len = 12;
+
+		/* the record's size: by where the next one starts */
+		if (id < n)
+			len = (size_t)((const uint8_t *)btf__type_by_id(b, id + 1) - (const uint8_t *)t);
+		bad += ((uintptr_t)r % 4) || memcmp(r, t, len);
+	}
+	CHECK(!bad, "%s: %u records differ from libbpf's", what, bad);
+	CHECK(v->strs && s0 && v->str_len && !v->strs[v->str_len - 1], "%s: no strings", what);
+	for (uint32_t off = 0; v->strs && off < v->str_len; off += (uint32_t)strlen(v->strs + off) + 1) {
+		const char *l = btf__str_by_offset(b, off);
+
+		if (!l || strcmp(l, v->strs + off)) {
+			CHECK(0, "%s: string at %u differs", what, off);
+			break;
+		}
+	}
+}
+
+/* btf_handle_open_memory_unparsed(): checked as any open (the same
+ * refusals), no libbpf object until btf_handle_parse(), a view that reads
+ * what libbpf's would; a BTF of the other byte order is parsed at once. */
+static void test_unparsed(const struct btf *b, const uint8_t *raw, uint32_t size)
+{
+	struct d2b_error err = { 0 };
+	struct btf_handle *h = btf_handle_open_memory_unparsed("u.btf", raw, size, &err);
+	struct btf_base_view v;
+	struct btf *o;
+	const uint8_t *sw;
+	uint32_t ssize = 0, bad = 9999;
+	uint8_t *c;
+
+	CHECK(h && !err.set, "unparsed: %s", err.msg);
+	if (!h)
+		return;
+	CHECK(!btf_handle_btf(h), "unparsed: libbpf parsed it");
+	CHECK(!btf_handle_load_model(h, NULL, &err) && err.set && !strchr(err.msg, '\n') &&
+	      strstr(err.msg, "not parsed"), "unparsed: a model without libbpf: '%s'", err.msg);
+	memset(&err, 0, sizeof(err));
+	CHECK(btf_handle_base_view(h, &v, &err) == 0, "unparsed view: %s", err.msg);
+	same_view("unparsed", &v, b);
+	CHECK(v.off && !v.rec && !v.own_off && v.strs > (const char *)v.types,
+	      "unparsed: the view is not the handle's bytes");
+	btf_base_view_free(&v);
+	CHECK(btf_handle_parse(h, &err) == 0 && btf_handle_btf(h) &&
+	      btf__type_cnt(btf_handle_btf(h)) == btf__type_cnt(b), "unparsed: parse: %s", err.msg);
+	CHECK(btf_handle_parse(h, &err) == 0, "unparsed: second parse");
+	btf_handle_close(h);
+
+	/* refused as btf_handle_open_memory() refuses */
+	c = malloc(size);
+	if (!c)
+		return;
+	memcpy(c, raw, size);
+	memcpy(c + rec_off(b, raw, ID_PTR_FOO) + 8, &bad, 4);
+	memset(&err, 0, sizeof(err));
+	h = btf_handle_open_memory_unparsed("bad.btf", c, size, &err);
+	CHECK(!h && err.set && strstr(err.msg, "bad.btf: .BTF+0x") &&
+	      strstr(err.msg, "referenced type id 9999 past the last type"),
+	      "unparsed: a bad id: '%s'", err.msg);
+	btf_handle_close(h);
+	free(c);
+
+	/* the other byte order: libbpf's parse at once, its view native */
+	o = sample();
+	sw = o && !btf__set_endianness(o, btf__endianness(b) == BTF_LITTLE_ENDIAN ?
+					  BTF_BIG_ENDIAN : BTF_LITTLE_ENDIAN)
+		     ? btf__raw_data(o, &ssize) : NULL;
+	memset(&err, 0, sizeof(err));
+	h = sw ? btf_handle_open_memory_unparsed("sw.btf", sw, ssize, &err) : NULL;
+	CHECK(h && btf_handle_btf(h), "unparsed swapped: %s", err.msg);
+	if (h && btf_handle_base_view(h, &v, &err) == 0) {
+		same_view("unparsed swapped", &v, b);
+		btf_base_view_free(&v);
+	}
+	btf_handle_close(h);
+	btf__free(o);
+}
+
 static void expect_cycle(const char *what, struct btf *b)
 {
 	uint32_t size;
@@ -760,6 +851,7 @@ int main(void)
 		test_partial(raw, size);
 		test_corrupt(b, raw, size);
 		test_swapped(b, raw, size);
+		test_unparsed(b, raw, size);
 		test_diff(raw, size);
 	}
 	test_cycles();
