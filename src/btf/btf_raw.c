@@ -933,6 +933,152 @@ static inline bool strs_resolved(const struct btf_raw *r)
 	return r->final_strs && r->nr_final_strs == r->strs.nr;
 }
 
+/*
+ * Where our own dedup takes the merge whole (prededup, final ids: a split
+ * BTF as `pahole -J --btf_base` makes it) nothing reads a string's offset
+ * before it: the base's strings are then looked up once, at the end
+ * (resolve_base_strs()), instead of as each string comes. Until then every
+ * string is interned as ours. Looking them up as they came needed an
+ * index of every base string (btf_str_index: 96 k of a vmlinux's hashed
+ * and put in a table of 1 MiB, a tenth of a module's run); at the end the
+ * base's strings are hashed and looked up in ours (a table of a few
+ * thousand), which costs the hashing only.
+ */
+static inline bool base_strs_deferred(const struct btf_merge *m)
+{
+	return m->bview && m->prededup && m->global_ids && !m->base_strs_resolved;
+}
+
+/* String word *W of a record: its final offset, TO[its offset - bias]
+ * (an entry's). 0, or -1 when it is none of ours. */
+static inline int restring(const struct btf_strtab *t, const uint32_t *to, uint32_t *w)
+{
+	if (*w < t->bias)
+		return 0;	/* "" (or a base string: never so far) */
+	if (*w >= t->len || to[*w - t->bias] == UINT32_MAX)
+		return -1;
+	*w = to[*w - t->bias];
+	return 0;
+}
+
+/*
+ * The base's strings found among ours (base_strs_deferred()): each takes
+ * the base's offset (the first of duplicates, as the index kept it), ours
+ * keep their order without them (where btf__add_str() puts them: the
+ * offsets intern() gave as they came), and every string word of the
+ * block's records follows. 0, or -1 with ERR set.
+ */
+static int resolve_base_strs(struct btf_merge *m, struct d2b_error *err)
+{
+	struct btf_merge_block *b = &m->cur;
+	struct btf_strtab ns;
+	uint32_t *base_off, *to = NULL;	/* by entry; by our offset - bias */
+	uint64_t *filter;
+	unsigned bits = 10;
+	size_t found = 0;
+
+	if (!base_strs_deferred(m))
+		return 0;
+	m->base_strs_resolved = true;
+	if (!m->strs.nr)
+		return 0;
+	/* a bit a hash for a first test (16 bits an entry or more: most of
+	 * the base's strings are not ours, and the bits stay in the cache) */
+	while (bits < 26 && ((size_t)1 << bits) < 16 * m->strs.nr)
+		bits++;
+	filter = calloc(((size_t)1 << bits) / 64, sizeof(*filter));
+	base_off = malloc(m->strs.nr * sizeof(*base_off));
+	if (!filter || !base_off) {
+		free(filter);
+		free(base_off);
+		return d2b_error_oom(err);
+	}
+	memset(base_off, 0xff, m->strs.nr * sizeof(*base_off));
+	for (size_t i = 0; i < m->strs.nr; i++) {
+		uint64_t f = m->strs.ents[i].hash >> (64 - bits);
+
+		filter[f / 64] |= 1ull << (f % 64);
+	}
+	for (size_t off = 1; off < m->prefix_len;) {
+		const char *bs = m->base_str + off;
+		size_t l;
+		uint64_t h = btf_str_hash_seeded(bs, &l, m->strs.seed), f = h >> (64 - bits);
+
+		if (filter[f / 64] >> (f % 64) & 1) {
+			long e = btf_strtab_find(&m->strs, bs, l, h, NULL);
+
+			if (e >= 0 && base_off[e] == UINT32_MAX) {
+				base_off[e] = (uint32_t)off;
+				found++;
+			}
+		}
+		off += l + 1;
+	}
+	free(filter);
+	if (!found) {
+		free(base_off);
+		return 0;
+	}
+	to = malloc((m->strs.len - m->strs.bias) * sizeof(*to));
+	if (!to || btf_strtab_init_biased(&ns, m->prefix_len)) {
+		free(to);
+		free(base_off);
+		return d2b_error_oom(err);
+	}
+	memset(to, 0xff, (m->strs.len - m->strs.bias) * sizeof(*to));
+	ns.seed = m->strs.seed;
+	for (size_t i = 0; i < m->strs.nr; i++) {
+		const struct btf_strtab_ent *e = &m->strs.ents[i];
+		long g;
+
+		if (base_off[i] != UINT32_MAX) {
+			to[e->off - m->strs.bias] = base_off[i];
+			continue;
+		}
+		g = btf_strtab_add(&ns, btf_strtab_str(&m->strs, e->off), e->len, e->hash, NULL);
+		if (g < 0) {
+			btf_strtab_deinit(&ns);
+			free(to);
+			free(base_off);
+			return d2b_error_oom(err);
+		}
+		to[e->off - m->strs.bias] = ns.ents[g].off;
+	}
+	free(base_off);
+	for (size_t w = HDR_WORDS; w < b->len;) {
+		uint32_t *r = b->words + w, len = btf_record_words(r), vlen = r[1] & 0xffff, step = 0;
+		int bad;
+
+		if (!len || w + len > b->len)
+			goto bad_record;
+		bad = restring(&m->strs, to, &r[0]);
+		switch ((r[1] >> 24) & 0x1f) {
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+		case BTF_KIND_ENUM64:
+			step = 3;
+			break;
+		case BTF_KIND_ENUM:
+		case BTF_KIND_FUNC_PROTO:
+			step = 2;
+			break;
+		}
+		for (uint32_t i = 0; step && i < vlen; i++)
+			bad |= restring(&m->strs, to, &r[3 + step * i]);
+		if (bad)
+			goto bad_record;
+		w += len;
+	}
+	btf_strtab_deinit(&m->strs);
+	m->strs = ns;
+	free(to);
+	return 0;
+bad_record:
+	btf_strtab_deinit(&ns);
+	free(to);
+	return d2b_error_set(err, "BTF merge: a merged record with a string of no entry");
+}
+
 /* The final offset of string S (entry E of a fragment). A base's string
  * keeps the base's offset (the first of duplicates, as libbpf's index of a
  * base keeps), as btf__add_str gives: the base's section is indexed on
@@ -945,7 +1091,7 @@ static long intern(struct btf_merge *m, const char *s, const struct btf_strtab_e
 	uint32_t off;
 	long g;
 
-	if (m->bview) {
+	if (m->bview && !base_strs_deferred(m)) {
 		if (!m->base_strs.slots &&
 		    btf_str_index_build(&m->base_strs, m->base_str, m->prefix_len, m->strs.seed))
 			return d2b_error_oom(err);
@@ -1583,6 +1729,10 @@ static int flush(struct btf_merge *m, struct d2b_error *err)
 {
 	struct btf_merge_block *b = &m->cur;
 
+	/* (a merge with prededup is one block until the end: never here) */
+	if (resolve_base_strs(m, err))
+		return -1;
+
 	if (!m->btf && m->nr_blocks == 1 && b->nr_types && !m->slow && !m->bview && fast_ok()) {
 		m->btf = block_fast(b);
 		if (m->btf) {
@@ -1832,6 +1982,11 @@ static int finish_dedup(struct btf_merge *m, struct btf_dedup_stats *stats, size
 	follower_join(m);
 	if (!btf_merge_direct_ok(m) || (m->bview && !m->global_ids))
 		return d2b_error_set(err, "BTF dedup: the merged types are not one block");
+	if (resolve_base_strs(m, err))
+		return -1;
+	/* (its strings now) */
+	strs = btf_strtab_str(&m->strs, m->bview ? m->prefix_len : 0);
+	str_len = m->strs.len - (m->bview ? m->prefix_len : 0);
 	if (btf_dedup(&t, err))
 		return -1;
 	b->len = HDR_WORDS + t.len;

@@ -196,8 +196,11 @@ struct btf_merge {
 	 * libbpf may free it (flush(): a split btf to add strings to) */
 	const char *base_str;
 	char *base_str_buf;
-	/* their index (btf_str_index, btf_strtab.h), built at the first string */
+	/* their index (btf_str_index, btf_strtab.h), built at the first string
+	 * looked up as it comes (not where the lookups wait for the end:
+	 * base_strs_resolved, btf_raw.c) */
 	struct btf_str_index base_strs;
+	bool base_strs_resolved;	/* the base's strings found among ours */
 	struct btf_merge_block cur;	/* the block being filled */
 	size_t nr_blocks;	/* blocks started */
 	size_t first_block_words, block_words;	/* the sizes above (tests shrink them) */

@@ -451,6 +451,80 @@ static void test_merge_on_view(void)
 	btf__free(base);
 }
 
+/*
+ * The base's strings are looked up at the end (resolve_base_strs()): a
+ * base whose section has "dup" twice (crafted: libbpf's writer never
+ * repeats a string) gives the first one's offset, as the index of the
+ * base's strings did; a name the base lacks follows the base's section,
+ * in the order interned; member, enumerator and parameter names follow
+ * their records.
+ */
+static void test_base_strings_at_end(void)
+{
+	/* header, INT "int" (16 bytes), then the strings */
+	static const char strs[] = "\0int\0dup\0dup\0x";
+	uint8_t raw[24 + 16 + sizeof(strs)];
+	struct btf_header hdr = {
+		.magic = BTF_MAGIC, .version = BTF_VERSION, .hdr_len = 24,
+		.type_off = 0, .type_len = 16, .str_off = 16, .str_len = sizeof(strs),
+	};
+	uint32_t rec[4] = { 1, BTF_KIND_INT << 24, 4, BTF_INT_SIGNED << 24 | 32 };
+	struct d2b_error err = { 0 };
+	struct btf_base_view view;
+	struct btf_handle *h;
+	struct btf_merge m;
+	struct btf_raw r;
+	void *out = NULL;
+	size_t size = 0;
+	uint32_t nr = 0;
+
+	memcpy(raw, &hdr, 24);
+	memcpy(raw + 24, rec, 16);
+	memcpy(raw + 40, strs, sizeof(strs));
+	h = btf_handle_open_memory_unparsed("dup.btf", raw, sizeof(raw), &err);
+	CHECK(h && btf_handle_base_view(h, &view, &err) == 0, "dup base: %s", err.msg);
+	if (!h)
+		return;
+	CHECK(btf_merge_init_view(&m, &view, &err) == 0, "%s", err.msg);
+	m.prededup = m.global_ids = true;
+	CHECK(btf_raw_init(&r) == 0, "init");
+	/* struct dup { int x; int y; }; enum e { x, z }; int (*)(int x, int w) */
+	CHECK(btf_raw_add_int(&r, "int", 4, 1) == 1 && btf_raw_add_struct(&r, "dup", 8) == 2 &&
+	      !btf_raw_add_field(&r, "x", 1, 0, 0) && !btf_raw_add_field(&r, "y", 1, 32, 0) &&
+	      btf_raw_add_enum(&r, "e", 4) == 3 && !btf_raw_add_enum_value(&r, "x", 0) &&
+	      !btf_raw_add_enum_value(&r, "z", 1) && btf_raw_add_func_proto(&r, 1) == 4 &&
+	      !btf_raw_add_func_param(&r, "x", 1) && !btf_raw_add_func_param(&r, "w", 1),
+	      "the fragment");
+	CHECK(btf_keys_compute(&r, &r.keys) == 0, "keys");
+	CHECK(btf_merge_add(&m, &r, &err) == 0, "%s", err.msg);
+	btf_raw_deinit(&r);
+	CHECK(btf_merge_finish_dedup_bytes(&m, NULL, &out, &size, &nr, &err) == 0, "%s", err.msg);
+	if (out && size >= 24) {
+		const struct btf_header *oh = out;
+		const uint32_t *w = (const uint32_t *)((const char *)out + 24 + oh->type_off);
+		const char *os = (const char *)out + 24 + oh->str_off;
+		/* base: "\0int\0dup\0dup\0x\0" = 16 bytes; ours: y, e, z, w */
+		const uint32_t base_len = sizeof(strs);
+
+		/* the int is the base's: struct (2 members), enum (2), proto (2) */
+		CHECK(nr == 3 && oh->type_len == (3 + 6) * 4 + (3 + 4) * 4 + (3 + 4) * 4,
+		      "%u types, %u bytes of records", nr, oh->type_len);
+		CHECK(w[0] == 5 && w[2] == 8, "struct dup: name at %u (want 5: the first \"dup\")",
+		      w[0]);
+		CHECK(w[3] == 13 && w[6] == base_len, "members: x at %u (the base's 13), y at %u (want %u)",
+		      w[3], w[6], base_len);
+		CHECK(w[9] == base_len + 2 && w[12] == 13 && w[14] == base_len + 4,
+		      "enum e at %u, x at %u, z at %u", w[9], w[12], w[14]);
+		CHECK(w[16] == 0 && w[19] == 13 && w[21] == base_len + 6,
+		      "proto: x at %u, w at %u", w[19], w[21]);
+		CHECK(oh->str_len == 8 && !memcmp(os, "y\0e\0z\0w\0", 8), "our strings: %u bytes",
+		      oh->str_len);
+	}
+	free(out);
+	btf_base_view_free(&view);
+	btf_handle_close(h);
+}
+
 /* Merges 3 fragments of 20,000 distinct INTs each, the key table sized
  * for EXPECT types first (0: no hint); its size at the end in *SLOTS. */
 static struct btf *merge_many(size_t expect, size_t *slots)
@@ -907,6 +981,7 @@ int main(void)
 	test_key_wrap();
 	test_follow_batches();
 	test_merge_on_view();
+	test_base_strings_at_end();
 	test_placeholders();
 	test_placeholder_without_prededup();
 	return check_done();
