@@ -29,6 +29,11 @@ struct btf_base_view {
 	const uint8_t *types;
 	const uint32_t *off;
 	const uint32_t **rec;
+	/* NULL, or each record's kind (kinds[I - 1]) and the count of those
+	 * without a name, as the check found them: the dedup's nodes then
+	 * need no pass over the records */
+	const uint8_t *kinds;
+	uint32_t nr_anon;
 	/* its string section: str_len bytes, "" at 0, the last byte a NUL */
 	const char *strs;
 	uint32_t str_len;

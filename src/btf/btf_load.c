@@ -48,7 +48,9 @@
 struct raw_kept {
 	bool swapped;		/* not this machine's byte order: nothing kept */
 	uint32_t *offs;		/* nr: each record's offset in the bytes */
+	uint8_t *kinds;		/* nr: each record's kind */
 	uint32_t nr;
+	uint32_t nr_anon;	/* records without a name */
 	uint32_t str_at, str_len;	/* the string section in the bytes */
 };
 
@@ -198,6 +200,7 @@ struct raw_check {
 	uint32_t str_end;		/* base_str_len + str_len: past the last string */
 	uint32_t *offs;			/* nr: record offset in data */
 	uint8_t *kinds;			/* nr: each own type's kind */
+	uint32_t nr_anon;		/* own types without a name */
 	/* nr bits: own type I (from start_id) is a type a reference may name
 	 * (is_type_kind()): 12 KB for a vmlinux's 95 k types, where the
 	 * members' and parameters' half a million lookups in kinds (95 KB)
@@ -396,6 +399,7 @@ static int check_records(struct raw_check *c)
 			return d2b_error_at(c->err, c->path, BTF_SECTION, pos,
 					    "too many types");
 		c->kinds[c->nr] = (uint8_t)kind;
+		c->nr_anon += !rd32(c, pos);
 		c->typebits[c->nr / 64] |= (uint64_t)is_type_kind(kind) << (c->nr % 64);
 		c->offs[c->nr++] = (uint32_t)pos;
 		pos += BTF_REC + (size_t)extra;
@@ -741,10 +745,13 @@ static int raw_check(const char *path, const uint8_t *data, size_t size,
 	if (!rc && kept) {
 		kept->swapped = c.swap;
 		kept->offs = c.offs;
+		kept->kinds = c.kinds;
 		kept->nr = c.nr;
+		kept->nr_anon = c.nr_anon;
 		kept->str_at = c.hdr_len + c.str_off;
 		kept->str_len = c.str_len;
 		c.offs = NULL;
+		c.kinds = NULL;
 	}
 	free(c.offs);
 	free(c.kinds);
@@ -948,6 +955,7 @@ static struct btf_handle *open_unparsed(const char *path, uint8_t *data, size_t 
 	}
 	if (kept.swapped || types_at % 4) {
 		free(kept.offs);
+		free(kept.kinds);
 		h = open_bytes(path, data, size, NULL, err);
 		free(data);
 		return h;
@@ -956,6 +964,7 @@ static struct btf_handle *open_unparsed(const char *path, uint8_t *data, size_t 
 	if (!h || !(h->path = strdup(path))) {
 		free(h);
 		free(kept.offs);
+		free(kept.kinds);
 		free(data);
 		d2b_error_oom(err);
 		return NULL;
@@ -1018,6 +1027,8 @@ int btf_handle_base_view(const struct btf_handle *h, struct btf_base_view *v,
 		v->nr_types = h->kept.nr;
 		v->types = h->bytes + h->types_at;
 		v->off = h->kept.offs;
+		v->kinds = h->kept.kinds;
+		v->nr_anon = h->kept.nr_anon;
 		v->strs = (const char *)h->bytes + h->kept.str_at;
 		v->str_len = h->kept.str_len;
 		return 0;
@@ -1056,6 +1067,7 @@ void btf_handle_close(struct btf_handle *h)
 	btf_handle_close(h->base_owned);
 	free(h->bytes);
 	free(h->kept.offs);
+	free(h->kept.kinds);
 	free(h->path);
 	free(h);
 }

@@ -470,7 +470,7 @@ static void test_swapped(const struct btf *b, const uint8_t *raw, uint32_t size)
  * same bytes at every id, the same string section. */
 static void same_view(const char *what, const struct btf_base_view *v, const struct btf *b)
 {
-	uint32_t n = btf__type_cnt(b) - 1, bad = 0;
+	uint32_t n = btf__type_cnt(b) - 1, bad = 0, anon = 0;
 	const char *s0 = btf__str_by_offset(b, 0);
 
 	CHECK(v->nr_types == n, "%s: %u types in the view, libbpf has %u", what, v->nr_types, n);
@@ -483,8 +483,12 @@ static void same_view(const char *what, const struct btf_base_view *v, const str
 		if (id < n)
 			len = (size_t)((const uint8_t *)btf__type_by_id(b, id + 1) - (const uint8_t *)t);
 		bad += ((uintptr_t)r % 4) || memcmp(r, t, len);
+		bad += v->kinds && v->kinds[id - 1] != btf_kind(t);
+		anon += !t->name_off;
 	}
 	CHECK(!bad, "%s: %u records differ from libbpf's", what, bad);
+	CHECK(!v->kinds || v->nr_anon == anon, "%s: %u without a name, libbpf has %u", what,
+	      v->nr_anon, anon);
 	CHECK(v->strs && s0 && v->str_len && !v->strs[v->str_len - 1], "%s: no strings", what);
 	for (uint32_t off = 0; v->strs && off < v->str_len; off += (uint32_t)strlen(v->strs + off) + 1) {
 		const char *l = btf__str_by_offset(b, off);
@@ -518,8 +522,8 @@ static void test_unparsed(const struct btf *b, const uint8_t *raw, uint32_t size
 	memset(&err, 0, sizeof(err));
 	CHECK(btf_handle_base_view(h, &v, &err) == 0, "unparsed view: %s", err.msg);
 	same_view("unparsed", &v, b);
-	CHECK(v.off && !v.rec && !v.own_off && v.strs > (const char *)v.types,
-	      "unparsed: the view is not the handle's bytes");
+	CHECK(v.off && !v.rec && !v.own_off && v.strs > (const char *)v.types && v.kinds &&
+	      v.nr_anon, "unparsed: the view is not the handle's bytes and the check's facts");
 	btf_base_view_free(&v);
 	CHECK(btf_handle_parse(h, &err) == 0 && btf_handle_btf(h) &&
 	      btf__type_cnt(btf_handle_btf(h)) == btf__type_cnt(b), "unparsed: parse: %s", err.msg);
