@@ -19,7 +19,8 @@
  *    the same bytes: the module's types that the dedup maps into the base
  *    are the part the base's mutations reach;
  *  - so must the encoding as pahole -J runs it, on the base that libbpf
- *    never parsed (btf_handle_open_memory_unparsed(), btf_encode_file_bytes()).
+ *    never parsed (btf_handle_open_memory_unparsed(), btf_encode_file_bytes());
+ *    and a base refused with libbpf's parse must be refused without it.
  *
  * The seeds (fuzz/seeds.sh) are the BTF of the same source at -O0 and -O2,
  * so the module's types start out equal to the base's.
@@ -120,8 +121,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	base_h = btf_handle_open_memory("base.btf", copy, size, NULL, &err);
 	fuzz_check_error(&err);
-	if (!base_h)
+	if (!base_h) {
+		/* refused with libbpf's parse: refused without it too (what
+		 * libbpf refuses, our check must) */
+		struct d2b_error uerr = { 0 };
+		struct btf_handle *u = btf_handle_open_memory_unparsed("base.btf", copy, size, &uerr);
+
+		fuzz_check_error(&uerr);
+		if (u)
+			__builtin_trap();
 		goto out_free;
+	}
 	base = (struct btf *)btf_handle_btf(base_h);
 
 	ef = elf_file_open(module_path(), &err);

@@ -1785,11 +1785,12 @@ static int encode_file(struct elf_file *ef, const struct dw_file *df,
 		stats->rss_merged_kb = peak_rss_kb();
 		t0 = now_s(CLOCK_MONOTONIC);
 		if (bytes) {
-			uint32_t own;
+			uint32_t own = 0;
 
 			rc = btf_merge_finish_dedup_bytes(&fe.merge, &stats->dedup, &bytes->data,
 							  &bytes->size, &own, &dedup_err);
-			bytes->nr_types = own + (view ? view->nr_types : 0);
+			if (!rc)
+				bytes->nr_types = own + (view ? view->nr_types : 0);
 		} else {
 			fe.btf = btf_merge_finish_dedup(&fe.merge, &stats->dedup, &dedup_err);
 			rc = fe.btf ? 0 : -1;

@@ -286,6 +286,13 @@ static int check_header(struct raw_check *c)
 	    (uint64_t)c->str_off + c->str_len > c->type_off)
 		return d2b_error_at(c->err, c->path, BTF_SECTION, 8,
 				    "type and string sections overlap");
+	/* libbpf (btf_parse_hdr()) refuses the strings first: so do we, or
+	 * a base read without libbpf's parse would pass where every other
+	 * open fails */
+	if ((uint64_t)c->type_off + c->type_len > c->str_off)
+		return d2b_error_at(c->err, c->path, BTF_SECTION, 16,
+				    "string section (at %u) before the end of the type section (%u + %u): libbpf wants the types first",
+				    c->str_off, c->type_off, c->type_len);
 	if (c->type_len % 4)
 		return d2b_error_at(c->err, c->path, BTF_SECTION, 12,
 				    "type section length %u is not a multiple of 4",

@@ -1778,6 +1778,10 @@ const struct btf_type *btf_merge_type_by_id(const struct btf_merge *m, uint32_t 
 {
 	const struct btf_merge_block *b = &m->cur;
 
+	/* libbpf's base where there is one: once a flush() has added strings
+	 * to a split btf on it, libbpf has moved what a view of it points to */
+	if (id < m->start_id && m->base)
+		return btf__type_by_id(m->base, id);
 	if (id < m->start_id)
 		return m->bview && id ? (const struct btf_type *)btf_base_record(m->bview, id) : NULL;
 	/* every type of the one block went through tidx_push() */

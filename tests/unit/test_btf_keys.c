@@ -498,6 +498,17 @@ static void test_base_strings_at_end(void)
 	CHECK(btf_keys_compute(&r, &r.keys) == 0, "keys");
 	CHECK(btf_merge_add(&m, &r, &err) == 0, "%s", err.msg);
 	btf_raw_deinit(&r);
+	/* then straight into the merge, as the functions go: enum64 e64 {
+	 * x, v } in a second fragment, void dup(int x, int u) */
+	CHECK(btf_raw_init(&r) == 0, "init");
+	CHECK(btf_raw_add_enum64(&r, "e64", 8, false) == 1 && !btf_raw_add_enum64_value(&r, "x", 1) &&
+	      !btf_raw_add_enum64_value(&r, "v", 2), "the second fragment");
+	CHECK(btf_keys_compute(&r, &r.keys) == 0, "keys");
+	CHECK(btf_merge_add(&m, &r, &err) == 0, "%s", err.msg);
+	btf_raw_deinit(&r);
+	CHECK(btf_merge_direct_ok(&m) && btf_merge_add_func_proto(&m, 0) == 7 &&
+	      !btf_merge_add_func_param(&m, "x", 2) && !btf_merge_add_func_param(&m, "u", 2) &&
+	      btf_merge_add_func(&m, "dup", 0, 7) == 8, "the direct adds");
 	CHECK(btf_merge_finish_dedup_bytes(&m, NULL, &out, &size, &nr, &err) == 0, "%s", err.msg);
 	if (out && size >= 24) {
 		const struct btf_header *oh = out;
@@ -506,8 +517,10 @@ static void test_base_strings_at_end(void)
 		/* base: "\0int\0dup\0dup\0x\0" = 16 bytes; ours: y, e, z, w */
 		const uint32_t base_len = sizeof(strs);
 
-		/* the int is the base's: struct (2 members), enum (2), proto (2) */
-		CHECK(nr == 3 && oh->type_len == (3 + 6) * 4 + (3 + 4) * 4 + (3 + 4) * 4,
+		/* the int is the base's: struct (2 members), enum (2), proto (2),
+		 * enum64 (2), proto (2), func */
+		CHECK(nr == 6 && oh->type_len == (3 + 6) * 4 + (3 + 4) * 4 + (3 + 4) * 4 +
+						     (3 + 6) * 4 + (3 + 4) * 4 + 3 * 4,
 		      "%u types, %u bytes of records", nr, oh->type_len);
 		CHECK(w[0] == 5 && w[2] == 8, "struct dup: name at %u (want 5: the first \"dup\")",
 		      w[0]);
@@ -517,8 +530,14 @@ static void test_base_strings_at_end(void)
 		      "enum e at %u, x at %u, z at %u", w[9], w[12], w[14]);
 		CHECK(w[16] == 0 && w[19] == 13 && w[21] == base_len + 6,
 		      "proto: x at %u, w at %u", w[19], w[21]);
-		CHECK(oh->str_len == 8 && !memcmp(os, "y\0e\0z\0w\0", 8), "our strings: %u bytes",
-		      oh->str_len);
+		/* enum64 e64: x (the base's), v; proto: x, u; func dup (the
+		 * base's first) */
+		CHECK(w[23] == base_len + 8 && w[26] == 13 && w[29] == base_len + 12,
+		      "enum64 e64 at %u, x at %u, v at %u", w[23], w[26], w[29]);
+		CHECK(w[35] == 13 && w[37] == base_len + 14 && w[39] == 5,
+		      "direct: x at %u, u at %u, dup at %u", w[35], w[37], w[39]);
+		CHECK(oh->str_len == 16 && !memcmp(os, "y\0e\0z\0w\0e64\0v\0u\0", 16),
+		      "our strings: %u bytes", oh->str_len);
 	}
 	free(out);
 	btf_base_view_free(&view);

@@ -544,6 +544,32 @@ static void test_unparsed(const struct btf *b, const uint8_t *raw, uint32_t size
 	btf_handle_close(h);
 	free(c);
 
+	/* the strings before the types (no overlap): libbpf refuses it, so
+	 * does every open of ours, the unparsed one too */
+	{
+		const struct btf_header *oh = (const void *)raw;
+		size_t pad = (oh->str_len + 3) & ~3u, n2 = oh->hdr_len + pad + oh->type_len;
+		uint8_t *l = calloc(1, n2);
+		struct btf_header *nh = (void *)l;
+		struct btf_handle *h2;
+
+		if (l) {
+			memcpy(l, raw, oh->hdr_len);
+			memcpy(l + oh->hdr_len, raw + oh->hdr_len + oh->str_off, oh->str_len);
+			memcpy(l + oh->hdr_len + pad, raw + oh->hdr_len + oh->type_off, oh->type_len);
+			nh->str_off = 0;
+			nh->type_off = (uint32_t)pad;
+			expect_bad("strings first", l, n2, "libbpf wants the types first");
+			memset(&err, 0, sizeof(err));
+			h2 = btf_handle_open_memory_unparsed("bad.btf", l, n2, &err);
+			CHECK(!h2 && err.set && strstr(err.msg, "bad.btf: .BTF+0x10: ") &&
+			      strstr(err.msg, "libbpf wants the types first"),
+			      "unparsed: strings first: '%s'", err.msg);
+			btf_handle_close(h2);
+			free(l);
+		}
+	}
+
 	/* the other byte order: libbpf's parse at once, its view native */
 	o = sample();
 	sw = o && !btf__set_endianness(o, btf__endianness(b) == BTF_LITTLE_ENDIAN ?

@@ -417,6 +417,14 @@ static void compare_paths(struct btf *base, int nr, bool slow, bool small_blocks
 		btf_raw_deinit(&raw);
 		btf__free(lib);
 	}
+	/* the base's types by id, after the flushes made libbpf's base
+	 * modifiable (it then moves what a view of it points into) */
+	for (uint32_t id = 1; base && id < btf__type_cnt(base); id++) {
+		const struct btf_type *t = btf_merge_type_by_id(&m, id);
+
+		CHECK(t && !memcmp(t, btf__type_by_id(old_base, id), sizeof(*t)),
+		      "%s: base type %u by id", what, id);
+	}
 	neu = btf_merge_finish(&m, &err);
 	CHECK(neu != NULL, "%s: finish: %s", what, err.msg);
 	if (!neu) {
