@@ -86,7 +86,8 @@ int btf_base_view_from_btf(struct btf_base_view *v, const struct btf *btf)
 	if (v->nr_types) {
 		v->types = (const uint8_t *)btf__type_by_id(btf, 1);
 		v->off = v->own_off = malloc((size_t)v->nr_types * sizeof(*v->off));
-		if (!v->types || !v->own_off)
+		v->kinds = v->own_kinds = malloc(v->nr_types);
+		if (!v->types || !v->own_off || !v->own_kinds)
 			goto fail;
 		for (uint32_t id = 1; id <= v->nr_types; id++) {
 			const uint8_t *r = (const uint8_t *)btf__type_by_id(btf, id);
@@ -94,6 +95,8 @@ int btf_base_view_from_btf(struct btf_base_view *v, const struct btf *btf)
 
 			if (!r)
 				goto fail;
+			v->own_kinds[id - 1] = (uint8_t)btf_kind((const struct btf_type *)r);
+			v->nr_anon += !((const struct btf_type *)r)->name_off;
 			/* libbpf's type section of a btf not split itself is
 			 * one piece, in id order; else a pointer a record */
 			if (!v->own_rec && (btf__base_btf(btf) || r < v->types || at % 4 ||
@@ -122,6 +125,7 @@ void btf_base_view_free(struct btf_base_view *v)
 {
 	free(v->own_off);
 	free(v->own_rec);
+	free(v->own_kinds);
 	free(v->own_strs);
 	memset(v, 0, sizeof(*v));
 }

@@ -23,15 +23,14 @@ struct btf;			/* libbpf's */
 
 struct btf_base_view {
 	uint32_t nr_types;	/* its ids are 1 .. nr_types (btf__type_cnt() - 1) */
-	/* the record of id I at types + off[I - 1] bytes: 4-byte aligned, in
-	 * id order, each within the type section; or, where they are not one
-	 * piece (a base split on a base of its own: tests), at rec[I - 1] */
+	/* the record of id I at types + off[I - 1] bytes (4-byte aligned, in
+	 * id order); or, where they are not one piece (a base split on a base
+	 * of its own: tests), at rec[I - 1] */
 	const uint8_t *types;
 	const uint32_t *off;
 	const uint32_t **rec;
-	/* NULL, or each record's kind (kinds[I - 1]) and the count of those
-	 * without a name, as the check found them: the dedup's nodes then
-	 * need no pass over the records */
+	/* each record's kind (kinds[I - 1]) and the count of those without a
+	 * name: the dedup's base nodes need no pass over the records */
 	const uint8_t *kinds;
 	uint32_t nr_anon;
 	/* its string section: str_len bytes, "" at 0, the last byte a NUL */
@@ -40,6 +39,7 @@ struct btf_base_view {
 	/* what btf_base_view_from_btf() allocated (NULL otherwise) */
 	uint32_t *own_off;
 	const uint32_t **own_rec;
+	uint8_t *own_kinds;
 	char *own_strs;
 };
 

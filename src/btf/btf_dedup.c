@@ -1340,22 +1340,11 @@ static int nodes_init(struct dedup *d, const struct btf_dedup_types *t, struct d
 		 * else the view's pointers */
 		d->base_words = (const uint32_t *)(const void *)v->types;
 		d->base_rec = v->rec;
-		if (v->kinds && !v->rec) {
-			/* the check's kinds: no pass over the 4 MB of records */
-			for (uint32_t id = 1; id < d->start; id++)
-				d->nd[id] = (struct node){ .off = v->off[id - 1] / 4, .map = id,
-							   .hypot = UNPROCESSED,
-							   .kind = v->kinds[id - 1] };
-			d->base_anon = v->nr_anon;
-			return 0;
-		}
-		for (uint32_t id = 1; id < d->start; id++) {
-			const uint32_t *r = btf_base_record(v, id);
-
+		/* the view's kinds: no pass over the base's 4 MB of records */
+		for (uint32_t id = 1; id < d->start; id++)
 			d->nd[id] = (struct node){ .off = v->rec ? 0 : v->off[id - 1] / 4, .map = id,
-						   .hypot = UNPROCESSED, .kind = kind_of(r) };
-			d->base_anon += !r[0];
-		}
+						   .hypot = UNPROCESSED, .kind = v->kinds[id - 1] };
+		d->base_anon = v->nr_anon;
 	}
 	return 0;
 }

@@ -64,7 +64,7 @@ struct btf_handle {
 	uint32_t types_at;		/* its type section, in the bytes opened */
 	/* btf_handle_open_unparsed() without libbpf's parse yet: the bytes
 	 * checked (size bytes, this machine's byte order) and what the check
-	 * found (kept.offs: each record's offset from the type section) */
+	 * found (kept.offs: each record's offset in them) */
 	uint8_t *bytes;
 	size_t size;
 	struct raw_kept kept;
@@ -976,8 +976,6 @@ static struct btf_handle *open_unparsed(const char *path, uint8_t *data, size_t 
 		d2b_error_oom(err);
 		return NULL;
 	}
-	for (uint32_t i = 0; i < kept.nr; i++)
-		kept.offs[i] -= types_at;
 	h->start_id = 1;
 	h->str_total = str_total;
 	h->types_at = types_at;
@@ -1032,7 +1030,7 @@ int btf_handle_base_view(const struct btf_handle *h, struct btf_base_view *v,
 		return d2b_error_set(err, "%s: split BTF cannot be a base here", h->path);
 	if (h->bytes) {
 		v->nr_types = h->kept.nr;
-		v->types = h->bytes + h->types_at;
+		v->types = h->bytes;	/* (the check's offsets are from the start) */
 		v->off = h->kept.offs;
 		v->kinds = h->kept.kinds;
 		v->nr_anon = h->kept.nr_anon;

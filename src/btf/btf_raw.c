@@ -1975,20 +1975,19 @@ static int finish_dedup(struct btf_merge *m, struct btf_dedup_stats *stats, size
 		.off = m->nr_tidx == b->nr_types ? m->tidx : NULL,
 		.stats = stats, .incr = m->dedup_incr,
 	};
-	/* split BTF holds its own strings only: after the base's */
-	const char *strs = btf_strtab_str(&m->strs, m->bview ? m->prefix_len : 0);
-	size_t str_len = m->strs.len - (m->bview ? m->prefix_len : 0);
 	struct btf_header hdr = {
 		.magic = BTF_MAGIC, .version = BTF_VERSION,
 		.hdr_len = sizeof(struct btf_header),
 	};
+	const char *strs;
+	size_t str_len;
 
 	follower_join(m);
 	if (!btf_merge_direct_ok(m) || (m->bview && !m->global_ids))
 		return d2b_error_set(err, "BTF dedup: the merged types are not one block");
 	if (resolve_base_strs(m, err))
 		return -1;
-	/* (its strings now) */
+	/* split BTF holds its own strings only: after the base's */
 	strs = btf_strtab_str(&m->strs, m->bview ? m->prefix_len : 0);
 	str_len = m->strs.len - (m->bview ? m->prefix_len : 0);
 	if (btf_dedup(&t, err))
