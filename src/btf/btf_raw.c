@@ -564,7 +564,7 @@ static int block_room(struct btf_merge_block *b, size_t n)
 		pthread_mutex_lock(&b->follower->block_lock);
 		pthread_mutex_lock(&b->follower->populate_lock);
 	}
-	w = bigbuf_resize(b->words, b->cap * sizeof(*w), cap * sizeof(*w));
+	w = bigbuf_resize_small_pages(b->words, b->cap * sizeof(*w), cap * sizeof(*w));
 	if (w) {
 		if (b->follower && w != b->words)
 			b->follower->populated = 0;	/* (moved pages stay faulted in) */
@@ -628,8 +628,10 @@ static void follow(struct btf_merge *m, uint32_t min_batch)
  * How far ahead of the merge the block's words are faulted in, and how
  * much a call does. Fresh memory is the serial merge's largest cost on a
  * VM: the merge copies each kept record into the block, and the first
- * write to each huge page of it faults and zeroes the page (on the
- * project's VM ~1-2 ms a 2 MiB page, half of a -j1 merge's 0.16 s). The
+ * write to each page of it faults and zeroes the page (on the project's
+ * VM of the eleventh session ~1-2 ms a 2 MiB page, half of a -j1 merge's
+ * 0.16 s; the block is on 4 KiB pages since the twenty-fourth session,
+ * bigbuf_resize_small_pages(), faulted here 2 MiB a call all the same). The
  * threads fault the pages in beforehand between their units, beside the
  * merge's turn; MADV_POPULATE_WRITE leaves the bytes as they are, so the
  * merge may be writing below meanwhile.

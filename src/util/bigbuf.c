@@ -4,6 +4,7 @@
 #include "util/bigbuf.h"
 
 #include <errno.h>
+#include <stdbool.h>
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -41,14 +42,18 @@ static void *map_at_boundary(size_t len, int prot, int flags)
 }
 
 /* LEN bytes (a multiple of HUGE) of zeroed memory at a HUGE boundary,
- * marked for huge pages. */
-static void *map_aligned(size_t len)
+ * marked for huge pages, or for 4 KiB ones where SMALL. */
+static void *map_aligned(size_t len, bool small)
 {
 	void *p = map_at_boundary(len, PROT_READ | PROT_WRITE, 0);
 
-#ifdef MADV_HUGEPAGE
+#if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
+	/* a hint: fine if refused (NOHUGEPAGE: also where the kernel's
+	 * THP mode is "always") */
 	if (p)
-		madvise(p, len, MADV_HUGEPAGE);	/* a hint: fine if refused */
+		madvise(p, len, small ? MADV_NOHUGEPAGE : MADV_HUGEPAGE);
+#else
+	(void)small;
 #endif
 	return p;
 }
@@ -76,7 +81,7 @@ void *bigbuf_zalloc(size_t n)
 {
 	if (n < BIGBUF_MIN)
 		return calloc(n ? n : 1, 1);
-	return map_aligned(map_len(n));
+	return map_aligned(map_len(n), false);
 }
 
 int bigbuf_populate(void *p, size_t cap, size_t from, size_t to)
@@ -110,7 +115,7 @@ void bigbuf_free(void *p, size_t n)
 		munmap(p, map_len(n));
 }
 
-void *bigbuf_resize(void *p, size_t old, size_t new)
+static void *resize(void *p, size_t old, size_t new, bool small)
 {
 	void *q;
 
@@ -133,11 +138,21 @@ void *bigbuf_resize(void *p, size_t old, size_t new)
 		if (q)
 			return q;
 	}
-	q = new < BIGBUF_MIN ? malloc(new ? new : 1) : map_aligned(map_len(new));
+	q = new < BIGBUF_MIN ? malloc(new ? new : 1) : map_aligned(map_len(new), small);
 	if (!q)
 		return NULL;
 	if (p)
 		memcpy(q, p, old < new ? old : new);
 	bigbuf_free(p, old);
 	return q;
+}
+
+void *bigbuf_resize(void *p, size_t old, size_t new)
+{
+	return resize(p, old, new, false);
+}
+
+void *bigbuf_resize_small_pages(void *p, size_t old, size_t new)
+{
+	return resize(p, old, new, true);
 }

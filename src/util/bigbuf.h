@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * util/bigbuf.h: growing arrays of many MiB (the merged types, the dedup's
- * nodes and tables) on transparent huge pages.
+ * nodes and tables) on transparent huge pages (the merged types: on 4 KiB
+ * pages, bigbuf_resize_small_pages()).
  *
  * On the project's VM a fresh 4 KiB page costs ~9 us (the fault, and the
  * hypervisor backing it again), a 2 MiB huge page ~0.1 ms. glibc's malloc
@@ -31,6 +32,19 @@
  * bytes, or NULL with OLD 0), as realloc: NULL when out of memory, P then
  * untouched. Bytes past OLD are not zeroed. */
 void *bigbuf_resize(void *p, size_t old, size_t new);
+
+/*
+ * The same for a buffer written once, front to back, and read mostly near
+ * where it was written (the merged types): its mapping is marked for 4 KiB
+ * pages (MADV_NOHUGEPAGE), still at a 2 MiB boundary and moved by mremap.
+ * On the project's VM of the twenty-fourth session a fresh 2 MiB page cost
+ * 0.15-2.5 ms (the most where another process had just given memory back,
+ * as pahole does before each of our runs in a benchmark: the hypervisor
+ * backs it again), 4 KiB pages 0.35 ms a MiB: the vmlinux -j1 1.46 -> 1.36
+ * s in that benchmark (docs/performance.md). A buffer keeps the pages it
+ * was made with: resize it with one of the two only.
+ */
+void *bigbuf_resize_small_pages(void *p, size_t old, size_t new);
 
 /* A zeroed buffer of N bytes (N > 0), or NULL. */
 void *bigbuf_zalloc(size_t n);

@@ -3,7 +3,9 @@
  * Unit tests of util/bigbuf.c: a buffer keeps its bytes through every
  * resize (small to small, small to big, big to bigger in place or moved,
  * big to small, shrinking); a big one starts at a 2 MiB boundary and is
- * marked for huge pages (its mapping in /proc/self/smaps says "hg"); a
+ * marked for huge pages (its mapping in /proc/self/smaps says "hg"), or
+ * for 4 KiB ones ("nh") when made by bigbuf_resize_small_pages(), through
+ * every resize and move; a
  * zeroed one is zeroed on both sides of BIGBUF_MIN; bigbuf_populate()
  * faults in whole huge pages of the range asked, and only those, keeping
  * the bytes, also while another thread writes them.
@@ -36,10 +38,12 @@ static size_t first_diff(const unsigned char *p, size_t n, unsigned seed)
 	return n;
 }
 
-/* Whether the mapping holding P has "hg" (MADV_HUGEPAGE) in its VmFlags,
- * or -1 when smaps cannot be read or the kernel has no transparent huge
- * pages at all (then the mark is refused). */
-static int marked_huge(const void *p)
+static long resident(const unsigned char *p, size_t n);
+
+/* Whether the mapping holding P has FLAG (" hg": MADV_HUGEPAGE, " nh":
+ * MADV_NOHUGEPAGE) in its VmFlags, or -1 when smaps cannot be read or the
+ * kernel has no transparent huge pages at all (then the mark is refused). */
+static int vm_flag(const void *p, const char *flag)
 {
 	FILE *f = fopen("/proc/self/smaps", "re");
 	char line[512];
@@ -57,7 +61,7 @@ static int marked_huge(const void *p)
 		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, ' ') > line)
 			in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
 		else if (in && !strncmp(line, "VmFlags:", 8))
-			r = strstr(line, " hg") != NULL;
+			r = strstr(line, flag) != NULL;
 	}
 	fclose(f);
 	return r;
@@ -85,7 +89,7 @@ static void test_sizes(void)
 		if (n >= BIGBUF_MIN) {
 			CHECK(((uintptr_t)q & (2 * MIB - 1)) == 0, "%zu bytes at %p: not at 2 MiB", n,
 			      (void *)q);
-			CHECK(marked_huge(q) != 0, "%zu bytes at %p: not marked for huge pages", n,
+			CHECK(vm_flag(q, " hg") != 0, "%zu bytes at %p: not marked for huge pages", n,
 			      (void *)q);
 		}
 		fill(q, n, (unsigned)s);
@@ -94,6 +98,61 @@ static void test_sizes(void)
 	}
 	bigbuf_free(p, have);
 	bigbuf_free(NULL, 5 * MIB);	/* nothing */
+}
+
+/* bigbuf_resize_small_pages(): the bytes kept as bigbuf_resize() keeps
+ * them, at a 2 MiB boundary, marked for 4 KiB pages and never for huge
+ * ones, also after a move (the space past it taken); populate faults in
+ * the whole 2 MiB steps asked for, and only those. */
+static void test_small_pages(void)
+{
+	static const size_t steps[] = { 100, 3 * MIB, 5 * MIB, 9 * MIB, 4 * MIB, 1 * MIB, 6 * MIB };
+	size_t have = 0, page = (size_t)sysconf(_SC_PAGESIZE), moved = 0;
+	unsigned char *p = NULL, *f;
+	void *wall = MAP_FAILED;
+
+	for (size_t s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
+		size_t n = steps[s], keep = have < n ? have : n, d;
+		unsigned char *q = bigbuf_resize_small_pages(p, have, n);
+
+		CHECK(q != NULL, "small pages: resize %zu -> %zu failed", have, n);
+		if (!q)
+			break;
+		d = first_diff(q, keep, (unsigned)s - 1);
+		CHECK(s == 0 || d == keep, "small pages: resize %zu -> %zu: byte %zu differs", have,
+		      n, d);
+		if (n >= BIGBUF_MIN) {
+			CHECK(((uintptr_t)q & (2 * MIB - 1)) == 0, "small pages: %zu bytes at %p", n,
+			      (void *)q);
+			CHECK(vm_flag(q, " nh") != 0 && vm_flag(q, " hg") != 1,
+			      "small pages: %zu bytes at %p not marked for 4 KiB pages", n, (void *)q);
+		}
+		if (wall != MAP_FAILED && q != p)
+			moved++;
+		fill(q, n, (unsigned)s);
+		p = q;
+		have = n;
+		/* 5 MiB (a 6 MiB mapping): the space after it taken, so that
+		 * growing to 9 MiB moves it */
+		if (n == 5 * MIB)
+			wall = mmap(p + 6 * MIB, 2 * MIB, PROT_NONE,
+				    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	}
+	if (wall != MAP_FAILED) {
+		CHECK(moved > 0, "small pages: the buffer never moved past its neighbour");
+		munmap(wall, 2 * MIB);
+	}
+	bigbuf_free(p, have);
+
+	f = bigbuf_resize_small_pages(NULL, 0, 8 * MIB);
+	CHECK(f != NULL && resident(f, 8 * MIB) == 0, "small pages: a fresh 8 MiB, nothing resident");
+	if (f && bigbuf_populate(f, 8 * MIB, 1 * MIB, 7 * MIB) == 0) {
+		CHECK(resident(f, 2 * MIB) == 0 && resident(f + 6 * MIB, 2 * MIB) == 0,
+		      "small pages: populated outside 2 .. 6 MiB");
+		CHECK(resident(f + 2 * MIB, 4 * MIB) == (long)(4 * MIB / page),
+		      "small pages: 2 .. 6 MiB resident: %ld pages", resident(f + 2 * MIB, 4 * MIB));
+	}
+	bigbuf_free(f, 8 * MIB);
 }
 
 static void test_zalloc(void)
@@ -248,6 +307,7 @@ int main(void)
 {
 	test_populate();
 	test_sizes();
+	test_small_pages();
 	test_overflow();
 	test_zalloc();
 	test_neighbours();
