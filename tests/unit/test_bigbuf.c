@@ -67,83 +67,75 @@ static int vm_flag(const void *p, const char *flag)
 	return r;
 }
 
-static void test_sizes(void)
+/*
+ * Resize one buffer through STEPS[0..NR) with RESIZE, each step from the one
+ * before: its bytes kept, a big one at a 2 MiB boundary, its mapping
+ * marked MARK (" hg" or " nh") and not NOT_MARK. At 5 MiB (a 6 MiB
+ * mapping) the space past it is taken, so that the next growth past 6 MiB
+ * moves it (mremap to another place: the marks go with it).
+ */
+static void resize_through(const char *what, void *(*resize)(void *, size_t, size_t),
+			   const char *mark, const char *not_mark, const size_t *steps, size_t nr)
 {
-	/* each step from the one before, with its bytes kept */
-	static const size_t steps[] = {
-		100, 4096, 3 * MIB / 2, 2 * MIB, 3 * MIB, 5 * MIB, 5 * MIB + 1, 9 * MIB,
-		17 * MIB, 4 * MIB, 1 * MIB, 10, 8 * MIB, 0,
-	};
 	unsigned char *p = NULL;
-	size_t have = 0;
-
-	for (size_t s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
-		size_t n = steps[s], keep = have < n ? have : n, d;
-		unsigned char *q = bigbuf_resize(p, have, n);
-
-		CHECK(q != NULL, "resize %zu -> %zu failed", have, n);
-		if (!q)
-			break;
-		d = first_diff(q, keep, (unsigned)s - 1);
-		CHECK(s == 0 || d == keep, "resize %zu -> %zu: byte %zu differs", have, n, d);
-		if (n >= BIGBUF_MIN) {
-			CHECK(((uintptr_t)q & (2 * MIB - 1)) == 0, "%zu bytes at %p: not at 2 MiB", n,
-			      (void *)q);
-			CHECK(vm_flag(q, " hg") != 0, "%zu bytes at %p: not marked for huge pages", n,
-			      (void *)q);
-		}
-		fill(q, n, (unsigned)s);
-		p = q;
-		have = n;
-	}
-	bigbuf_free(p, have);
-	bigbuf_free(NULL, 5 * MIB);	/* nothing */
-}
-
-/* bigbuf_resize_small_pages(): the bytes kept as bigbuf_resize() keeps
- * them, at a 2 MiB boundary, marked for 4 KiB pages and never for huge
- * ones, also after a move (the space past it taken); populate faults in
- * the whole 2 MiB steps asked for, and only those. */
-static void test_small_pages(void)
-{
-	static const size_t steps[] = { 100, 3 * MIB, 5 * MIB, 9 * MIB, 4 * MIB, 1 * MIB, 6 * MIB };
-	size_t have = 0, page = (size_t)sysconf(_SC_PAGESIZE), moved = 0;
-	unsigned char *p = NULL, *f;
+	size_t have = 0, moved = 0;
 	void *wall = MAP_FAILED;
 
-	for (size_t s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
+	for (size_t s = 0; s < nr; s++) {
 		size_t n = steps[s], keep = have < n ? have : n, d;
-		unsigned char *q = bigbuf_resize_small_pages(p, have, n);
+		unsigned char *q = resize(p, have, n);
 
-		CHECK(q != NULL, "small pages: resize %zu -> %zu failed", have, n);
+		CHECK(q != NULL, "%s: resize %zu -> %zu failed", what, have, n);
 		if (!q)
 			break;
 		d = first_diff(q, keep, (unsigned)s - 1);
-		CHECK(s == 0 || d == keep, "small pages: resize %zu -> %zu: byte %zu differs", have,
-		      n, d);
+		CHECK(s == 0 || d == keep, "%s: resize %zu -> %zu: byte %zu differs", what, have, n,
+		      d);
 		if (n >= BIGBUF_MIN) {
-			CHECK(((uintptr_t)q & (2 * MIB - 1)) == 0, "small pages: %zu bytes at %p", n,
-			      (void *)q);
-			CHECK(vm_flag(q, " nh") != 0 && vm_flag(q, " hg") != 1,
-			      "small pages: %zu bytes at %p not marked for 4 KiB pages", n, (void *)q);
+			CHECK(((uintptr_t)q & (2 * MIB - 1)) == 0, "%s: %zu bytes at %p: not at 2 MiB",
+			      what, n, (void *)q);
+			CHECK(vm_flag(q, mark) != 0 && vm_flag(q, not_mark) != 1,
+			      "%s: %zu bytes at %p: not marked%s", what, n, (void *)q, mark);
 		}
 		if (wall != MAP_FAILED && q != p)
 			moved++;
 		fill(q, n, (unsigned)s);
 		p = q;
 		have = n;
-		/* 5 MiB (a 6 MiB mapping): the space after it taken, so that
-		 * growing to 9 MiB moves it */
-		if (n == 5 * MIB)
+		if (n == 5 * MIB && wall == MAP_FAILED)
 			wall = mmap(p + 6 * MIB, 2 * MIB, PROT_NONE,
 				    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 	}
 	if (wall != MAP_FAILED) {
-		CHECK(moved > 0, "small pages: the buffer never moved past its neighbour");
+		CHECK(moved > 0, "%s: the buffer never moved past its neighbour", what);
 		munmap(wall, 2 * MIB);
 	}
 	bigbuf_free(p, have);
+}
 
+static void test_sizes(void)
+{
+	static const size_t steps[] = {
+		100, 4096, 3 * MIB / 2, 2 * MIB, 3 * MIB, 5 * MIB, 5 * MIB + 1, 9 * MIB,
+		17 * MIB, 4 * MIB, 1 * MIB, 10, 8 * MIB, 0,
+	};
+
+	resize_through("huge pages", bigbuf_resize, " hg", " nh", steps,
+		       sizeof(steps) / sizeof(steps[0]));
+	bigbuf_free(NULL, 5 * MIB);	/* nothing */
+}
+
+/* bigbuf_resize_small_pages(): as bigbuf_resize() but marked for 4 KiB
+ * pages and never for huge ones; populate faults in the whole 2 MiB steps
+ * asked for, and only those. */
+static void test_small_pages(void)
+{
+	static const size_t steps[] = { 100, 3 * MIB, 5 * MIB, 9 * MIB, 4 * MIB, 1 * MIB, 6 * MIB };
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char *f;
+
+	resize_through("small pages", bigbuf_resize_small_pages, " nh", " hg", steps,
+		       sizeof(steps) / sizeof(steps[0]));
 	f = bigbuf_resize_small_pages(NULL, 0, 8 * MIB);
 	CHECK(f != NULL && resident(f, 8 * MIB) == 0, "small pages: a fresh 8 MiB, nothing resident");
 	if (f && bigbuf_populate(f, 8 * MIB, 1 * MIB, 7 * MIB) == 0) {
