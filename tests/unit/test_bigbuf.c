@@ -102,9 +102,15 @@ static void resize_through(const char *what, void *(*resize)(void *, size_t, siz
 		fill(q, n, (unsigned)s);
 		p = q;
 		have = n;
-		if (n == 5 * MIB && wall == MAP_FAILED)
+		if (n == 5 * MIB && wall == MAP_FAILED) {
 			wall = mmap(p + 6 * MIB, 2 * MIB, PROT_NONE,
 				    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+			/* (a kernel before 4.17 takes the address as a hint) */
+			if (wall != MAP_FAILED && wall != (void *)(p + 6 * MIB)) {
+				munmap(wall, 2 * MIB);
+				wall = MAP_FAILED;
+			}
+		}
 	}
 	if (wall != MAP_FAILED) {
 		CHECK(moved > 0, "%s: the buffer never moved past its neighbour", what);
