@@ -4,8 +4,9 @@
  * nodes and tables) on transparent huge pages (the merged types: on 4 KiB
  * pages, bigbuf_resize_small_pages()).
  *
- * On the project's VM a fresh 4 KiB page costs ~9 us (the fault, and the
- * hypervisor backing it again), a 2 MiB huge page ~0.1 ms. glibc's malloc
+ * On the project's VM of the ninth session a fresh 4 KiB page cost ~9 us
+ * (the fault, and the hypervisor backing it again), a 2 MiB huge page ~0.1
+ * ms. glibc's malloc
  * on huge pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=1, which the encoder
  * runs with) marks its mapped chunks but leaves them where mmap put them:
  * a chunk of 4 MiB and a page starts anywhere, so at most one whole 2 MiB
@@ -34,9 +35,9 @@
 void *bigbuf_resize(void *p, size_t old, size_t new);
 
 /*
- * The same for a buffer written once, front to back, and read mostly near
- * where it was written (the merged types): its mapping is marked for 4 KiB
- * pages (MADV_NOHUGEPAGE), still at a 2 MiB boundary and moved by mremap.
+ * The same for a buffer written once, front to back (the merged types,
+ * which the dedup then reads): its mapping is marked for 4 KiB pages
+ * (MADV_NOHUGEPAGE), still at a 2 MiB boundary and moved by mremap.
  * On the project's VM of the twenty-fourth session a fresh 2 MiB page cost
  * 0.15-2.5 ms (the most where another process had just given memory back,
  * as pahole does before each of our runs in a benchmark: the hypervisor
