@@ -299,6 +299,19 @@ static void expect_bad(const char *what, const void *raw, size_t size,
 	      "%s: message '%s', want '%s'", what, err.msg, want);
 }
 
+/* The same copy opened without libbpf's parse: refused, the message
+ * naming WHERE and holding WANT. */
+static void expect_bad_unparsed(const char *what, const void *raw, size_t size,
+				const char *where, const char *want)
+{
+	struct d2b_error err = { 0 };
+	struct btf_handle *h = btf_handle_open_memory_unparsed("bad.btf", raw, size, &err);
+
+	CHECK(!h && err.set && strstr(err.msg, where) && strstr(err.msg, want),
+	      "unparsed: %s: '%s'", what, err.msg);
+	btf_handle_close(h);
+}
+
 /* Offset of type ID's record in the sample's raw bytes. */
 static size_t rec_off(const struct btf *b, const uint8_t *raw, uint32_t id)
 {
@@ -536,12 +549,8 @@ static void test_unparsed(const struct btf *b, const uint8_t *raw, uint32_t size
 		return;
 	memcpy(c, raw, size);
 	memcpy(c + rec_off(b, raw, ID_PTR_FOO) + 8, &bad, 4);
-	memset(&err, 0, sizeof(err));
-	h = btf_handle_open_memory_unparsed("bad.btf", c, size, &err);
-	CHECK(!h && err.set && strstr(err.msg, "bad.btf: .BTF+0x") &&
-	      strstr(err.msg, "referenced type id 9999 past the last type"),
-	      "unparsed: a bad id: '%s'", err.msg);
-	btf_handle_close(h);
+	expect_bad_unparsed("a bad id", c, size, "bad.btf: .BTF+0x",
+			    "referenced type id 9999 past the last type");
 	free(c);
 
 	/* the strings before the types (no overlap): libbpf refuses it, so
@@ -551,7 +560,6 @@ static void test_unparsed(const struct btf *b, const uint8_t *raw, uint32_t size
 		size_t pad = (oh->str_len + 3) & ~3u, n2 = oh->hdr_len + pad + oh->type_len;
 		uint8_t *l = calloc(1, n2);
 		struct btf_header *nh = (void *)l;
-		struct btf_handle *h2;
 
 		if (l) {
 			memcpy(l, raw, oh->hdr_len);
@@ -560,12 +568,8 @@ static void test_unparsed(const struct btf *b, const uint8_t *raw, uint32_t size
 			nh->str_off = 0;
 			nh->type_off = (uint32_t)pad;
 			expect_bad("strings first", l, n2, "libbpf wants the types first");
-			memset(&err, 0, sizeof(err));
-			h2 = btf_handle_open_memory_unparsed("bad.btf", l, n2, &err);
-			CHECK(!h2 && err.set && strstr(err.msg, "bad.btf: .BTF+0x10: ") &&
-			      strstr(err.msg, "libbpf wants the types first"),
-			      "unparsed: strings first: '%s'", err.msg);
-			btf_handle_close(h2);
+			expect_bad_unparsed("strings first", l, n2, "bad.btf: .BTF+0x10: ",
+					    "libbpf wants the types first");
 			free(l);
 		}
 	}
