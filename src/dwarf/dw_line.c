@@ -148,9 +148,10 @@ static int read_v5_entries(const struct line_ctx *lc, const uint8_t **p, const u
 	return 0;
 }
 
-int dw_cu_line_files(const struct dw_cu *cu, uint64_t stmt_list,
-		     const char *comp_name, const char *comp_dir,
-		     struct dw_line_files *out, struct d2b_error *err)
+/* The file names; with JOIN, each below its directory. */
+static int line_files(const struct dw_cu *cu, uint64_t stmt_list, const char *comp_name,
+		      const char *comp_dir, bool join, struct dw_line_files *out,
+		      struct d2b_error *err)
 {
 	const struct dw_section *s = &cu->file->sec[DW_SEC_LINE];
 	struct line_ctx lc = { cu, s, stmt_list, err };
@@ -215,7 +216,8 @@ int dw_cu_line_files(const struct dw_cu *cu, uint64_t stmt_list,
 		for (uint64_t i = 0; i < nr_files; i++) {
 			const char *dir = file_dirs[i] < nr_dirs ? dir_names[file_dirs[i]] : NULL;
 
-			out->names[i] = join_path(cu->arena, dir, file_names[i]);
+			out->names[i] = join ? join_path(cu->arena, dir, file_names[i])
+					     : file_names[i] ? file_names[i] : "";
 			if (!out->names[i])
 				return d2b_error_oom(err);
 		}
@@ -259,9 +261,10 @@ int dw_cu_line_files(const struct dw_cu *cu, uint64_t stmt_list,
 				names = n2;
 				cap *= 2;
 			}
-			names[nr] = join_path(cu->arena,
-					      dir == 0 ? comp_dir : dir <= nr_dirs ? dirs[dir - 1] : NULL,
-					      name);
+			names[nr] = join ? join_path(cu->arena,
+						     dir == 0 ? comp_dir : dir <= nr_dirs ? dirs[dir - 1] : NULL,
+						     name)
+				    : name;
 			if (!names[nr])
 				return d2b_error_oom(err);
 			nr++;
@@ -270,4 +273,17 @@ int dw_cu_line_files(const struct dw_cu *cu, uint64_t stmt_list,
 		out->nr = nr;
 	}
 	return 0;
+}
+
+int dw_cu_line_files(const struct dw_cu *cu, uint64_t stmt_list,
+		     const char *comp_name, const char *comp_dir,
+		     struct dw_line_files *out, struct d2b_error *err)
+{
+	return line_files(cu, stmt_list, comp_name, comp_dir, true, out, err);
+}
+
+int dw_cu_line_file_names(const struct dw_cu *cu, uint64_t stmt_list, const char *comp_name,
+			  struct dw_line_files *out, struct d2b_error *err)
+{
+	return line_files(cu, stmt_list, comp_name, NULL, false, out, err);
 }

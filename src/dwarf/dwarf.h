@@ -565,6 +565,11 @@ struct dw_line_files {
 int dw_cu_line_files(const struct dw_cu *cu, uint64_t stmt_list,
 		     const char *comp_name, const char *comp_dir,
 		     struct dw_line_files *out, struct d2b_error *err);
+/* The same names as they stand in the table, without their directories
+ * (nothing joined, nothing allocated but the array): for a reader that
+ * looks only at the names themselves. */
+int dw_cu_line_file_names(const struct dw_cu *cu, uint64_t stmt_list, const char *comp_name,
+			  struct dw_line_files *out, struct d2b_error *err);
 
 /* ---- locations (dw_loc.c) ---- */
 
