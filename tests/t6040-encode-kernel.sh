@@ -3,7 +3,10 @@
 # BTF encoder at kernel scale: encode the corpus vmlinux with -j2, bpftool
 # and libbpf accept it, and it is about as big as pahole's; the merge's
 # pre-dedup drops most repeated types and changes no byte of the result,
-# nor does our own dedup (against libbpf's, with and without pre-dedup) (skip without the corpus; D2B_CORPUS=1 fetches it).
+# nor does our own dedup (against libbpf's, with and without pre-dedup),
+# nor do the cut keys (their census's prediction holds; with every name
+# cut the check finds the names defined twice and the second round gives
+# the same bytes) (skip without the corpus; D2B_CORPUS=1 fetches it).
 . "$D2B_SRC/tests/lib.sh"
 d2b_need_cmd bpftool
 corpus=$(d2b_corpus) || d2b_skip "no kernel corpus (D2B_CORPUS=1 fetches it)"
@@ -41,6 +44,21 @@ grep '^stats: check_model_keys' "$tmp/chk.stats"
 cmp "$tmp/vmlinux.btf" "$tmp/chk.btf" || d2b_fail "--check_model_keys changed the BTF"
 grep -q "^stats: dedup .*(ours, " "$tmp/stats" ||
 	d2b_fail "our dedup did not run (the types went to libbpf)"
+# the cut keys (btf_cut_names.h): the census ran and its prediction held
+# (no second round), and the copies that reached a FWD where others reach
+# the struct are repeats: ~0.12 M types into the dedup, not 0.85 M
+grep -q "^stats: cut keys: census " "$tmp/stats" || d2b_fail "no census of the cut keys"
+grep -q "encoded again with exact keys" "$tmp/stats" && d2b_fail "the cut keys' check failed on the vmlinux"
+into=$(sed -n 's/^stats: dedup .*(ours, \([0-9]*\) -> .*/\1/p' "$tmp/stats")
+[ "${into:-999999999}" -lt 300000 ] || d2b_fail "'$into' types into the dedup: the cut keys joined little"
+# every name cut: the ten the kernel defines twice show in the result,
+# and the second round with exact keys gives the same bytes
+"$D2B" encode -j2 --stats --cut_names=all --btf_features=encode_force,var,float,enum64,decl_tag,type_tag \
+	--btf_encode_detached="$tmp/cutall.btf" "$corpus/vmlinux" 2>"$tmp/cutall.stats" ||
+	{ cat "$tmp/cutall.stats" >&2; d2b_fail "encode --cut_names=all"; }
+grep -q "encoded again with exact keys: '.*' is defined twice" "$tmp/cutall.stats" ||
+	d2b_fail "--cut_names=all was not encoded again: $(grep 'cut keys' "$tmp/cutall.stats")"
+cmp "$tmp/vmlinux.btf" "$tmp/cutall.btf" || d2b_fail "--cut_names=all (encoded again) changed the BTF"
 # our dedup has libbpf 1.1's rules (Debian 12's): compare with that one
 case $(pkg-config --modversion libbpf 2>/dev/null) in
 1.1.*)

@@ -27,6 +27,7 @@
 #include "load/load.h"
 #include "pipeline/pool.h"
 #include "util/name_sort.h"
+#include "util/strbuf.h"
 
 #define PERCPU_SECTION ".data..percpu"
 #define KSYM_NAME_LEN 128
@@ -1651,10 +1652,11 @@ static int encode_file(struct elf_file *ef, const struct dw_file *df,
 	struct d2b_error dedup_err = { 0 };
 	size_t *units = NULL, nr = 0;
 	uint64_t info_bytes = 0;
+	struct btf_cut_names *cut = NULL;
 	double t0;
 	unsigned threads;
 	bool direct;
-	int rc;
+	int rc, redo = 0;
 
 	if (!stats)
 		stats = &local_stats;
@@ -1719,6 +1721,24 @@ static int encode_file(struct elf_file *ef, const struct dw_file *df,
 	 * the pool took) */
 	/* (it cannot start: the dedup runs after the merge, all of it) */
 	threads = btf_encode_threads_for(opts, info_bytes);
+	/* the cut keys (btf_cut_names.h): on our dedup's path only, which
+	 * checks the result */
+	if (fe.merge.prededup && !opts->libbpf_dedup && !opts->check_model_keys && !base &&
+	    !view && !bytes && opts->cut_names != BTF_CUT_NONE) {
+		if (opts->cut_names == BTF_CUT_ALL)
+			cut = btf_cut_names_everywhere();
+		else if (btf_cut_names_census(df, &fe.seen.keys_in, threads, &cut,
+					      &stats->census, err))
+			goto fail;
+		if (opts->cut_names == BTF_CUT_ALL && !cut) {
+			d2b_error_oom(err);
+			goto fail;
+		}
+		fe.seen.keys_in.cut = cut;
+		stats->cut = cut != NULL;
+		/* a read of the DWARF: decoding's CPU */
+		stats->worker_s += stats->census.cpu_s;
+	}
 	if (threads > 1 && !opts->libbpf_dedup)
 		(void)btf_merge_dedup_early(&fe.merge);
 	/* with enough threads for the ordered turns to bound the run, the
@@ -1799,6 +1819,26 @@ static int encode_file(struct elf_file *ef, const struct dw_file *df,
 			d2b_error_set(err, "%s: %s", elf_file_path(ef), dedup_err.msg);
 			goto fail;
 		}
+		if (cut) {
+			const char *twice = NULL;
+			uint32_t size = 0;
+			const void *raw = btf__raw_data(fe.btf, &size);
+
+			rc = raw ? btf_cut_names_check(cut, raw, size, &twice) : -1;
+			if (rc < 0) {
+				d2b_error_set(err, "%s: cannot check the BTF the cut keys gave",
+					      elf_file_path(ef));
+				goto fail;
+			}
+			if (rc) {
+				/* a name defined twice that the keys may have
+				 * cut: the encoding again, exact */
+				snprintf(stats->cut_redo_name, sizeof(stats->cut_redo_name), "%s",
+					 twice);
+				redo = 1;
+				goto fail;
+			}
+		}
 	} else if (bytes) {
 		d2b_error_set(err, "%s: the encoding went through libbpf: its base must be parsed by libbpf",
 			      elf_file_path(ef));
@@ -1851,6 +1891,7 @@ static int encode_file(struct elf_file *ef, const struct dw_file *df,
 	btf_func_set_deinit(&fe.funcs);
 	free(fe.vars);
 	free(units);
+	btf_cut_names_free(cut);
 	btf_encode_ctx_deinit(&ctx);
 	return 0;
 fail:
@@ -1860,19 +1901,52 @@ fail:
 	btf_func_set_deinit(&fe.funcs);
 	free(fe.vars);
 	free(units);
+	btf_cut_names_free(cut);
 	btf_encode_ctx_deinit(&ctx);
-	return -1;
+	return redo ? 1 : -1;
+}
+
+/* The verbose lines of an encoding that may be done again: kept until it
+ * stands, each with its NUL. */
+static void capture_line(void *ctx, const char *line)
+{
+	strbuf_add(ctx, line, strlen(line) + 1);
 }
 
 struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 			    const struct btf_encode_options *opts, struct btf *base,
 			    struct btf_encode_stats *stats, struct d2b_error *err)
 {
+	struct btf_encode_options o = *opts;
+	struct btf_encode_stats local_stats, first;
+	struct strbuf lines = STRBUF_INIT;
 	struct btf *btf = NULL;
+	int rc;
 
-	if (encode_file(ef, df, opts, base, NULL, &btf, NULL, stats, err))
-		return NULL;
-	return btf;
+	if (!stats)
+		stats = &local_stats;
+	/* with cut keys, the check may send the encoding round again: its
+	 * verbose lines wait until the round that stands */
+	if (!base && o.cut_names != BTF_CUT_NONE && o.verbose && o.log) {
+		o.log = capture_line;
+		o.log_ctx = &lines;
+	}
+	rc = encode_file(ef, df, &o, base, NULL, &btf, NULL, stats, err);
+	if (rc == 1) {
+		first = *stats;
+		o = *opts;
+		o.cut_names = BTF_CUT_NONE;
+		strbuf_free(&lines);
+		rc = encode_file(ef, df, &o, base, NULL, &btf, NULL, stats, err);
+		stats->census = first.census;
+		stats->cut_redone = true;
+		memcpy(stats->cut_redo_name, first.cut_redo_name, sizeof(stats->cut_redo_name));
+	} else if (!rc && lines.len && !lines.oom) {
+		for (size_t at = 0; at < lines.len; at += strlen(lines.buf + at) + 1)
+			opts->log(opts->log_ctx, lines.buf + at);
+	}
+	strbuf_free(&lines);
+	return rc ? NULL : btf;
 }
 
 int btf_encode_file_bytes(struct elf_file *ef, const struct dw_file *df,

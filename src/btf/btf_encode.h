@@ -40,6 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "btf/btf_cut_names.h"
 #include "btf/btf_dedup.h"
 #include "btf/btf_features.h"
 #include "btf/btf_funcs.h"
@@ -81,6 +82,17 @@ struct btf_encode_options {
 	 * keys are never coarser than the records' (btf_model_keys.h): two
 	 * types with one model key must have one record key. For tests. */
 	bool check_model_keys;
+	/* Where the model's keys cut edges to named structs and unions
+	 * (btf_cut_names.h): where the census allows (the default), at every
+	 * name (tests of the check and the encoding again that follows a
+	 * wrong prediction), or nowhere (the exact keys). Cuts are made only
+	 * on our own dedup's path, without a base and without
+	 * check_model_keys; elsewhere the keys are exact. */
+	enum btf_cut_mode {
+		BTF_CUT_CENSUS,
+		BTF_CUT_ALL,
+		BTF_CUT_NONE,
+	} cut_names;
 };
 
 /* The command line's thread_bytes: two threads from 3 MiB of .debug_info
@@ -93,7 +105,8 @@ struct btf_encode_options {
 
 struct btf_encode_stats {
 	double parallel_s;	/* wall: decode + encode in workers (+ merge) */
-	double worker_s;	/* thread CPU time of decode + encode, summed */
+	double worker_s;	/* thread CPU time of decode + encode, summed
+				 * (the cut keys' census included) */
 	double merge_s;		/* wall: fragments merged (btf_merge_add, which
 				 * also hands full blocks to libbpf) + build_s */
 	double build_s;		/* wall: the last block into libbpf (btf_merge_finish) */
@@ -115,6 +128,14 @@ struct btf_encode_stats {
 	 * libbpf, and dedup: which phase sets the peak */
 	long rss_parallel_kb, rss_merged_kb, rss_dedup_kb;
 	size_t funcs_encoded, funcs_skipped, vars;
+	/* The cut keys (btf_cut_names.h): whether the keys were cut, the
+	 * census, and whether the check sent the encoding round again with
+	 * exact keys (then one name it found defined twice; the other
+	 * fields are those of the second round) */
+	bool cut;
+	struct btf_cut_names_stats census;
+	bool cut_redone;
+	char cut_redo_name[64];
 };
 
 struct btf_enc_section {

@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 
+#include "btf/btf_cut_names.h"
 #include "btf/btf_hash.h"
 #include "btf/btf_model_view.h"
 #include "btf/btf_strtab.h"
@@ -42,7 +43,13 @@ struct mk {
 	struct btf_keys_graph g;
 	size_t nr_edges, cap_edges;
 	bool oom;
+	/* with in->cut: by model index, what an edge to that struct or
+	 * union is (CUT_UNKNOWN: not asked yet, CUT_NOT: an edge, else the
+	 * word that stands for it) */
+	uint64_t *cut_word;
 };
+
+enum { CUT_UNKNOWN = 0, CUT_NOT = 1 };
 
 /* name_of() for a name not in .debug_str: its content's hash (even). Out
  * of line: the common case below stays small enough to inline (9 M calls
@@ -65,6 +72,11 @@ static inline __attribute__((always_inline)) uint64_t name_of(const struct btf_m
 	if (s >= in->str_lo && s < in->str_hi)
 		return (uint64_t)(s - in->str_lo) << 1 | 1;
 	return name_by_content(in, s);
+}
+
+uint64_t btf_model_keys_name_id(const struct btf_model_keys_in *in, const char *s)
+{
+	return name_of(in, s);
 }
 
 /* Local id V (0: void) as a word of the own hash: an edge when not void. */
@@ -95,9 +107,63 @@ static inline void hash_decl_tags(const struct btf_model_keys_in *in, struct h12
 			h_add2(h, where, name_of(in, a->value));
 }
 
-static inline uint32_t ref(const struct mk *m, const struct type *t)
+/* The word that stands for the struct or union T (model index I) when an
+ * edge to it is cut, or CUT_NOT. Once per type and unit. */
+static __attribute__((noinline)) uint64_t cut_word_of(struct mk *m, const struct type *t)
 {
-	return model_ref(m->in->cu, m->in->ids, t);
+	const struct btf_model_keys_in *in = m->in;
+	bool is_union = t->kind == TK_UNION;
+	uint64_t id, w = CUT_NOT;
+
+	if (t->name && (t->kind == TK_STRUCT || t->kind == TK_CLASS || is_union)) {
+		id = name_of(in, t->name);
+		if (btf_cut_names_may_cut(in->cut, id, is_union)) {
+			/* the name and the kind a FWD of it would have,
+			 * as a word no edge word (0, 1) and no other cut
+			 * word of another name is */
+			w = fmix64(id ^ 0x6d6b4000) * 2 + is_union;
+			if (w <= CUT_NOT)
+				w += 2;
+		}
+	}
+	m->cut_word[t->id] = w;
+	return w;
+}
+
+/*
+ * An edge to model type T as it takes part in an own hash: 0 for void, 1
+ * for a node (its edge recorded), 2 for a struct or union cut to its name
+ * (btf_model_keys.h): then *CUT is the word that stands for it, which the
+ * caller adds to the hash after the word that holds the 2.
+ */
+static inline uint64_t edge_to(struct mk *m, const struct type *t, uint64_t *cut)
+{
+	const struct btf_model_keys_in *in = m->in;
+	const struct type *u = model_target(in->cu, t);
+	uint64_t w;
+
+	if (!u)
+		return 0;
+	if (m->cut_word && (u->kind == TK_STRUCT || u->kind == TK_UNION || u->kind == TK_CLASS)) {
+		w = m->cut_word[u->id];
+		if (w == CUT_UNKNOWN)
+			w = cut_word_of(m, u);
+		if (w != CUT_NOT) {
+			*cut = w;
+			return 2;
+		}
+	}
+	return edge(m, in->ids[u->id]);
+}
+
+/* h_add() of the edge to T, and its cut word when it is cut. */
+static inline void add_edge_to(struct mk *m, struct h128 *h, const struct type *t)
+{
+	uint64_t cut = 0, e = edge_to(m, t, &cut);
+
+	h_add(h, e);
+	if (e == 2)
+		h_add(h, cut);
 }
 
 /* The own hash and edges of model type T (local id ids[T->id]), in the
@@ -122,14 +188,17 @@ static struct btf_key own_type(struct mk *m, const struct type *t)
 
 		/* the pointer points at its last TYPE_TAG, the tags at each
 		 * other (their own nodes), the first at the pointee */
-		h_add(&h, edge(m, n ? in->extra[t->id] + n - 1 : ref(m, t->type)));
+		if (n)
+			h_add(&h, edge(m, in->extra[t->id] + n - 1));
+		else
+			add_edge_to(m, &h, t->type);
 		break;
 	}
 	case TK_CONST:
 	case TK_VOLATILE:
 	case TK_RESTRICT:
 	case TK_TYPEDEF:
-		h_add(&h, edge(m, ref(m, t->type)));
+		add_edge_to(m, &h, t->type);
 		if (t->kind == TK_TYPEDEF && in->f->decl_tag)
 			hash_decl_tags(in, &h, t->tags, UINT64_MAX);
 		break;
@@ -142,15 +211,19 @@ static struct btf_key own_type(struct mk *m, const struct type *t)
 		for (uint32_t i = 0; i < t->composite.nr_members; i++) {
 			const struct member *mb = &t->composite.members[i];
 
+			uint64_t cut = 0, e;
+
 			if (mb->is_static)	/* not encoded */
 				continue;
 			/* what the record holds: the offset as 32 bits; the
 			 * bit size up to 255, and 256 for any the builder
 			 * refuses (the first such type fails the run) */
+			e = edge_to(m, mb->type, &cut);
 			h_add2(&h, name_of(in, mb->name),
-			       edge(m, ref(m, mb->type)) |
-			       (uint64_t)(mb->bit_size > 255 ? 256 : mb->bit_size) << 1 |
+			       e | (uint64_t)(mb->bit_size > 255 ? 256 : mb->bit_size) << 2 |
 			       (uint64_t)(uint32_t)mb->bit_offset << 32);
+			if (e == 2)
+				h_add(&h, cut);
 			if (in->f->decl_tag)
 				hash_decl_tags(in, &h, mb->tags, idx);
 			idx++;
@@ -169,17 +242,19 @@ static struct btf_key own_type(struct mk *m, const struct type *t)
 		break;
 	case TK_ARRAY:
 		h_add(&h, edge(m, in->index_id));
-		h_add2(&h, edge(m, ref(m, t->type)), t->array.nr_dims);
+		h_add(&h, t->array.nr_dims);
+		add_edge_to(m, &h, t->type);
 		for (uint32_t i = 0; i < t->array.nr_dims; i++)
 			h_add2(&h, t->array.dims[i].count, t->array.dims[i].flexible);
 		break;
 	case TK_FUNC_PROTO:
-		h_add2(&h, edge(m, ref(m, t->type)),
-		       (uint64_t)t->proto.nr_params << 2 | t->proto.varargs << 1);
+		h_add(&h, (uint64_t)t->proto.nr_params << 2 | t->proto.varargs << 1);
+		add_edge_to(m, &h, t->type);
 		for (uint32_t i = 0; i < t->proto.nr_params; i++) {
 			const struct param *p = &t->proto.params[i];
 
-			h_add2(&h, name_of(in, p->name), edge(m, ref(m, p->type)));
+			h_add(&h, name_of(in, p->name));
+			add_edge_to(m, &h, p->type);
 		}
 		break;
 	default:
@@ -209,7 +284,9 @@ int btf_model_keys(const struct btf_model_keys_in *in, struct btf_key *keys)
 	 * list is not copied as it doubles from small (35 M instructions) */
 	m.cap_edges = 3 * n2;
 	m.g.edges = malloc(m.cap_edges * sizeof(*m.g.edges));
-	if (!m.g.ebeg || !m.g.own || !m.g.bad || !m.g.edges)
+	if (in->cut)
+		m.cut_word = calloc(cu->nr_types ? cu->nr_types : 1, sizeof(*m.cut_word));
+	if (!m.g.ebeg || !m.g.own || !m.g.bad || !m.g.edges || (in->cut && !m.cut_word))
 		goto out;
 
 	/* the types, in model order: their ids are 1, 2, ... */
@@ -241,8 +318,11 @@ int btf_model_keys(const struct btf_model_keys_in *in, struct btf_key *keys)
 				continue;
 			begin(&m, first + k);
 			start(&h, in->seed, NODE_TYPE_TAG);
-			h_add2(&h, name_of(in, a->value),
-			       edge(&m, k ? first + k - 1 : ref(&m, t->type)));
+			h_add(&h, name_of(in, a->value));
+			if (k)
+				h_add(&h, edge(&m, first + k - 1));
+			else
+				add_edge_to(&m, &h, t->type);
 			m.g.own[first + k] = h_raw(&h);
 			k++;
 		}
@@ -268,6 +348,7 @@ int btf_model_keys(const struct btf_model_keys_in *in, struct btf_key *keys)
 none:
 	rc = 0;	/* no keys: every type is encoded and kept */
 out:
+	free(m.cut_word);
 	free(m.g.ebeg);
 	free(m.g.own);
 	free(m.g.bad);

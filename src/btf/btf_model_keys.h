@@ -25,6 +25,17 @@
  * content under the run's seed (names inline in .debug_info; every name of
  * a module, whose ld -r left each object's strings apart). Then the same component
  * algorithm as btf_keys.c gives each node its key (btf_keys_of_graph).
+ *
+ * With a census (in->cut, btf_cut_names.h), an edge to a named struct or
+ * union the census allows is no edge: the own hash takes the name and the
+ * kind instead, so a unit's copy of a type that reaches a FWD of the
+ * struct and another's that reaches its definition get one key. Such keys
+ * are coarser than the records' on purpose: two types with one key are
+ * then equivalent as libbpf's dedup sees them (a FWD is its definition),
+ * not always the same records, and the encoder checks the result
+ * (btf_cut_names_check()). The graph has no edge into a named struct then,
+ * so its components are small: the kernel's big ones (thousands of types
+ * through the structs' pointers to each other) are gone.
  */
 #ifndef D2B_BTF_BTF_MODEL_KEYS_H
 #define D2B_BTF_BTF_MODEL_KEYS_H
@@ -32,6 +43,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "btf/btf_cut_names.h"
 #include "btf/btf_features.h"
 #include "btf/btf_keys.h"
 #include "load/model.h"
@@ -48,7 +60,15 @@ struct btf_model_keys_in {
 	 * strings the linker merged) by place; NULL: all by content */
 	const char *str_lo, *str_hi;
 	uint64_t seed;		/* for names by content */
+	/* NULL: every edge is an edge (the exact keys); else the struct and
+	 * union names an edge may be cut at (btf_cut_names.h) */
+	const struct btf_cut_names *cut;
 };
+
+/* How the keys name string S (not NULL): where it lies in [str_lo,
+ * str_hi) (odd), else its content's hash under the seed (even). The
+ * census of btf_cut_names.h names the structs so. */
+uint64_t btf_model_keys_name_id(const struct btf_model_keys_in *in, const char *s);
 
 /* KEYS[1..nr_ids] (nr_ids + 2 entries, zeroed by the caller) from the
  * model. 0, or -1 when out of memory. */

@@ -61,22 +61,31 @@ static inline bool encodable(const struct type *t)
 	}
 }
 
+/* The model type of CU that a reference to T stands for (_Atomic T is T),
+ * or NULL for void (and for a type not of CU, or atomics nested past
+ * belief). */
+static inline __attribute__((always_inline)) const struct type *model_target(const struct cu_model *cu,
+									      const struct type *t)
+{
+	for (int depth = 0; t && depth < 64; depth++) {
+		if (t->id >= cu->nr_types || cu->types[t->id] != t)
+			return NULL;
+		if (t->kind != TK_ATOMIC)
+			return t;
+		t = t->type;
+	}
+	return NULL;
+}
+
 /* The local id standing for T in CU's fragment, IDS its model index ->
  * local id map (0: void). */
 static inline __attribute__((always_inline)) uint32_t model_ref(const struct cu_model *cu,
 								 const uint32_t *ids,
 								 const struct type *t)
 {
-	for (int depth = 0; t && depth < 64; depth++) {
-		if (t->id >= cu->nr_types || cu->types[t->id] != t)
-			return 0;
-		if (t->kind == TK_ATOMIC) {
-			t = t->type;
-			continue;
-		}
-		return ids[t->id];
-	}
-	return 0;
+	const struct type *u = model_target(cu, t);
+
+	return u ? ids[u->id] : 0;
 }
 
 #endif

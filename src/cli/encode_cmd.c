@@ -30,7 +30,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: dwarf2btf encode [-j[N]] [--verbose] [--stats] [--no_prededup] [--libbpf_dedup]\n"
-		"                        [--check_model_keys] [--thread_bytes=N] [--window=N]\n"
+		"                        [--check_model_keys] [--cut_names=census|all|none]\n"
+		"                        [--thread_bytes=N] [--window=N]\n"
 		"                        [feature options] [--btf_base=FILE] (--btf_encode_detached=OUT | -J) FILE\n"
 		"feature options: --btf_features=LIST --btf_features_strict=LIST\n"
 		"                 --supported_btf_features --btf_gen_floats --btf_gen_optimized\n"
@@ -42,6 +43,10 @@ static void usage(FILE *f)
 		"              same output; for tests and benchmarks)\n"
 		"--check_model_keys: encode every repeat too and check that the keys taken\n"
 		"              from the model never join what the records' keys part (tests)\n"
+		"--cut_names=MODE: where the keys may cut at a struct or union name, which\n"
+		"              joins a unit's FWD with another's definition: where a census\n"
+		"              of the definitions allows (default), at every name, or none\n"
+		"              (same output: a wrong cut is found and encoded again; tests)\n"
 		"--thread_bytes=N: at most one thread for each N bytes of .debug_info\n"
 		"              (default %u; 0: every thread -j asks for)\n"
 		"--window=N: at most N units encoded and not merged yet (default 0: 4 a\n"
@@ -141,6 +146,23 @@ static int parse_args(int argc, char **argv, struct encode_args *a, struct d2b_e
 		}
 		if (!strcmp(arg, "--libbpf_dedup")) {
 			a->opts.libbpf_dedup = true;
+			continue;
+		}
+		if (!strncmp(arg, "--cut_names=", 12)) {
+			static const char *const modes[] = {
+				[BTF_CUT_CENSUS] = "census", [BTF_CUT_ALL] = "all",
+				[BTF_CUT_NONE] = "none",
+			};
+			unsigned m = 0;
+
+			while (m < 3 && strcmp(arg + 12, modes[m]))
+				m++;
+			if (m == 3) {
+				d2b_error_set(err, "--cut_names takes census, all or none, not '%s'",
+					      arg + 12);
+				return 2;
+			}
+			a->opts.cut_names = (enum btf_cut_mode)m;
 			continue;
 		}
 		if (!strcmp(arg, "--supported_btf_features")) {
@@ -253,6 +275,7 @@ static int encode_run(struct encode_args *a, char **argv, bool one_process)
 	uint32_t raw_size;
 	double t0, write_s = 0, open_s, base_s = 0;
 	const char *prog = a->prog;
+	bool census;
 	int rc = 0;
 
 	a->opts.log = print_line;
@@ -268,9 +291,16 @@ static int encode_run(struct encode_args *a, char **argv, bool one_process)
 		if (!base_h)
 			return cli_fail(prog, &err);
 	}
-	/* the encoder reads no line table (skip_line_files) */
+	/* the encoder reads no line table (skip_line_files), unless the
+	 * census of its cut keys looks for the headers in it
+	 * (btf_cut_names.h: where btf_encode_file() may cut) */
 	t0 = now_s();
-	if (cli_dwarf_open_flags(&in, a->file, DW_FILE_NO_LINE, &err)) {
+	census = a->opts.cut_names == BTF_CUT_CENSUS && !a->base && !a->opts.no_prededup &&
+		 !a->opts.libbpf_dedup && !a->opts.check_model_keys;
+	/* (a line table that cannot be loaded costs the cuts, not the run:
+	 * opened again without it, as the encoding alone needs it) */
+	if ((!census || cli_dwarf_open_flags(&in, a->file, 0, &err)) &&
+	    (d2b_error_clear(&err), cli_dwarf_open_flags(&in, a->file, DW_FILE_NO_LINE, &err))) {
 		btf_handle_close(base_h);
 		return cli_fail(prog, &err);
 	}
@@ -339,6 +369,13 @@ static int encode_run(struct encode_args *a, char **argv, bool one_process)
 		if (a->opts.check_model_keys)
 			fprintf(stderr, "stats: check_model_keys: %zu repeats by the records' keys\n",
 				st.check_record_repeats);
+		if (st.cut || st.cut_redone || st.census.gave_up)
+			fprintf(stderr,
+				"stats: cut keys: census %.3fs, %.3fs CPU (%zu definitions of %zu struct and union names, %zu kept whole%s)%s%s%s\n",
+				st.census.seconds, st.census.cpu_s, st.census.definitions, st.census.names,
+				st.census.kept_whole, st.census.gave_up ? "; gave up: no cuts" : "",
+				st.cut_redone ? "; encoded again with exact keys: '" : "",
+				st.cut_redone ? st.cut_redo_name : "", st.cut_redone ? "' is defined twice" : "");
 		if (st.own_dedup)
 			fprintf(stderr,
 				"stats: dedup phases: nodes %.3fs, primitives %.3fs, structs %.3fs (%s%s%s; %llu graph checks, %llu steps), fwds %.3fs, references %.3fs, compaction %.3fs\n",

@@ -6,12 +6,15 @@
  * declaration against a definition whose size has the top bit set, a
  * member's bit size over 255 against one it takes, another name or size
  * two hops away); names by place part what content joins, never the other
- * way; the keys depend on the run's seed.
+ * way; the keys depend on the run's seed; cut keys (btf_cut_names.h) join
+ * a pointer to a FWD with one to the struct, not with one to a union or
+ * to void, and not the FWD with the struct.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "btf/btf_cut_names.h"
 #include "btf/btf_features.h"
 #include "btf/btf_model_keys.h"
 
@@ -161,6 +164,59 @@ int main(void)
 		keys_of(&a, seed, strs, strs + sizeof(strs), ka);
 		CHECK(!eq(&ka[2], &ka[3]), "seed %llu: a pointer has the key of a base type",
 		      (unsigned long long)seed);
+	}
+
+	/* cut keys (every name may be cut): the pointer to "fwd" keyed by
+	 * its name, whether fwd is declared or defined; exact keys part
+	 * them; a union of the name, or void, is not the struct */
+	{
+		struct btf_cut_names *every = btf_cut_names_everywhere();
+		struct btf_key ea[6], eb[6];
+
+		CHECK(every, "no memory");
+		for (int cut = 0; cut < 2 && every; cut++) {
+			struct btf_model_keys_in in = {
+				.f = &features, .nr_ids = 4, .seed = 7,
+				.cut = cut ? every : NULL,
+			};
+			struct btf_key *x = cut ? ka : ea, *y = cut ? kb : eb;
+
+			unit_init(&a, "node", 0);
+			unit_init(&b, "node", 0);
+			a.t[1].type = &a.t[3];	/* struct fwd *, fwd declared */
+			b.t[1].type = &b.t[3];	/* ... fwd defined */
+			b.t[3].declaration = false;
+			b.t[3].size = 8;
+			in.cu = &a.cu;
+			in.ids = a.ids;
+			memset(x, 0, 6 * sizeof(*x));
+			CHECK(btf_model_keys(&in, x) == 0, "keys");
+			in.cu = &b.cu;
+			in.ids = b.ids;
+			memset(y, 0, 6 * sizeof(*y));
+			CHECK(btf_model_keys(&in, y) == 0, "keys");
+		}
+		CHECK(!eq(&ea[2], &eb[2]) && !eq(&ea[1], &eb[1]),
+		      "exact keys joined a pointer to a FWD and one to the struct");
+		CHECK(eq(&ka[2], &kb[2]) && eq(&ka[1], &kb[1]),
+		      "cut keys part a pointer to a FWD and one to the struct");
+		CHECK(!eq(&ka[4], &kb[4]), "cut keys joined the FWD and the struct themselves");
+		{
+			struct btf_model_keys_in in = {
+				.cu = &b.cu, .f = &features, .ids = b.ids, .nr_ids = 4, .seed = 7,
+				.cut = every,
+			};
+
+			b.t[3].kind = TK_UNION;
+			memset(kb, 0, sizeof(kb));
+			CHECK(btf_model_keys(&in, kb) == 0, "keys");
+			CHECK(!eq(&ka[2], &kb[2]), "a pointer to a union keyed as one to the struct");
+			b.t[1].type = NULL;
+			memset(kb, 0, sizeof(kb));
+			CHECK(btf_model_keys(&in, kb) == 0, "keys");
+			CHECK(!eq(&ka[2], &kb[2]), "a pointer to void keyed as one cut");
+		}
+		btf_cut_names_free(every);
 	}
 
 	/* ids out of the encoder's order: no keys at all (everything kept) */
