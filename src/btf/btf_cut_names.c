@@ -180,25 +180,26 @@ struct def_die {
 };
 
 /* The attributes of DIE (the cursor's last): into D when D is not NULL,
- * else only skipped; its DW_AT_sibling into *SIBLING either way (0: none).
- * Returns the byte after them, or NULL with ERR set. */
+ * else only skipped; with SIB, its DW_AT_sibling into *SIBLING (0: none,
+ * or not looked for). Returns the byte after them, or NULL with ERR set. */
 static const uint8_t *die_attrs(const struct dw_cu *cu, const struct form_sizes *fs,
 				const struct dw_die *die, const uint8_t *end,
-				struct def_die *d, uint64_t *sibling, struct d2b_error *err)
+				struct def_die *d, bool sib, uint64_t *sibling,
+				struct d2b_error *err)
 {
 	const struct dw_abbrev *ab = die->abbrev;
 	const uint8_t *p = die->attrs;
 
 	*sibling = 0;
 	if (!d && ab->fixed_size >= 0) {
-		/* no attribute worth reading, sibling included (a ref4 is
-		 * what it always is; the walk finds the end the slow way
-		 * without it) */
+		/* no attribute worth reading but the sibling (a ref4 is what
+		 * it always is; the walk finds the end the slow way without
+		 * it) */
 		if (ab->fixed_size > end - p) {
 			dw_error(cu, p, err, "DIE attributes run past the end of the unit");
 			return NULL;
 		}
-		for (unsigned i = 0, at = 0; ab->has_children && i < ab->nr_attrs; i++) {
+		for (unsigned i = 0, at = 0; sib && i < ab->nr_attrs; i++) {
 			const struct dw_abbrev_attr *a = &ab->attrs[i];
 
 			if (a->name == DW_AT_sibling && a->form == DW_FORM_ref4) {
@@ -221,7 +222,9 @@ static const uint8_t *die_attrs(const struct dw_cu *cu, const struct form_sizes 
 
 		switch (a->name) {
 		case DW_AT_sibling:
-			break;
+			if (sib)
+				break;
+			goto skip;
 		case DW_AT_name:
 		case DW_AT_byte_size:
 		case DW_AT_decl_file:
@@ -232,6 +235,7 @@ static const uint8_t *die_attrs(const struct dw_cu *cu, const struct form_sizes 
 				break;
 			/* fallthrough */
 		default:
+		skip:
 			sz = form_size(fs, a->form, cu->unit);
 			if (sz >= 0) {
 				if (sz > end - p) {
@@ -368,7 +372,8 @@ static int census_unit_walk(struct census *c, struct census_thread *t, size_t un
 				return -1;
 			continue;
 		}
-		after = die_attrs(&cu, &fs, &die, cur.end, def ? &dd : NULL, &sibling, err);
+		after = die_attrs(&cu, &fs, &die, cur.end, def ? &dd : NULL,
+				  dw_die_has_children(&die) && skip_children_of(tag), &sibling, err);
 		if (!after)
 			return -1;
 		dw_cursor_attrs_done(&cur, after, sibling);
