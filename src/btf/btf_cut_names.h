@@ -20,15 +20,19 @@
  * neither libbpf's dedup (btf_dedup_resolve_fwds() leaves it) and a type
  * that reaches one definition is not equivalent to one that reaches the
  * other. So the census reads every unit's struct and union definitions
- * (the DIEs, not the model: a walk at the cost of the floor) and allows a
- * cut only at a (name, kind) whose definitions all lie in headers (".h")
- * with one size and one line: a struct defined in a .c file (the kernel's
+ * (the DIEs, not the model: a walk of all but the members, enumerators
+ * and what functions hold, at the floor's price a DIE) and allows a cut
+ * only at a (name, kind) whose definitions it met all in headers (".h")
+ * at one size and one line: a struct defined in a .c file (the kernel's
  * ten names defined twice differently all are, among them one .c that
- * another includes under other macros) or in two places is kept whole.
+ * another includes under other macros) or in two places is kept whole,
+ * and a name it never met a definition of is never cut.
  *
  * That is a prediction: one header line can give two different structs
- * (macros), a definition can hide where the census does not look (inside
- * a struct). So the result is checked (btf_cut_names_check()): a name that
+ * (macros), a header's struct can reach one that two .c files define
+ * differently, a function can define a struct of a header's name again
+ * (the census does not look into functions: a quarter of the DIEs). So
+ * the result is checked (btf_cut_names_check()): a name that
  * was allowed a cut and is defined twice in the deduplicated BTF means the
  * prediction failed, and the encoder computes the keys again, exact (the
  * output is then as without cuts). Where no name that was allowed a cut is
