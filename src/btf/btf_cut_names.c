@@ -35,7 +35,17 @@ struct def_table {
 
 struct btf_cut_names {
 	struct def_table defs;
+	/* the (name, kind)s a cut is allowed at, as cut_set_key()s (0: an
+	 * empty slot): what every unit asks for each struct it refers to,
+	 * in 8 bytes a slot (the census's table has 40) */
+	uint64_t *cut_set;
+	size_t cut_mask;
 };
+
+static inline uint64_t cut_set_key(uint64_t id, bool is_union)
+{
+	return (fmix64(id) & ~1ull) | is_union | 2;	/* never 0 */
+}
 
 /* The census's state of one thread. */
 struct census_thread {
@@ -452,6 +462,27 @@ int btf_cut_names_census(const struct dw_file *df, const struct btf_model_keys_i
 		st.names += names->defs.slot[j].id != 0;
 		st.kept_whole += names->defs.slot[j].id && names->defs.slot[j].whole;
 	}
+	names->cut_mask = 15;
+	while (names->cut_mask + 1 < 2 * (st.names - st.kept_whole))
+		names->cut_mask = 2 * names->cut_mask + 1;
+	names->cut_set = calloc(names->cut_mask + 1, sizeof(*names->cut_set));
+	if (!names->cut_set) {
+		d2b_error_oom(err);
+		goto out;
+	}
+	for (size_t j = 0; names->defs.slot && j <= names->defs.mask; j++) {
+		const struct def *d = &names->defs.slot[j];
+		uint64_t k;
+		size_t i;
+
+		if (!d->id || d->whole)
+			continue;
+		k = cut_set_key(d->id, d->is_union);
+		for (i = k >> 2 & names->cut_mask; names->cut_set[i] && names->cut_set[i] != k;
+		     i = (i + 1) & names->cut_mask)
+			;
+		names->cut_set[i] = k;
+	}
 	*out = names;
 	names = NULL;
 	rc = 0;
@@ -479,17 +510,21 @@ void btf_cut_names_free(struct btf_cut_names *c)
 	if (!c)
 		return;
 	free(c->defs.slot);
+	free(c->cut_set);
 	free(c);
 }
 
 bool btf_cut_names_may_cut(const struct btf_cut_names *c, uint64_t id, bool is_union)
 {
-	const struct def *d;
+	uint64_t k;
 
-	if (!c->defs.slot)
+	if (!c->cut_set)	/* btf_cut_names_everywhere() */
 		return true;
-	d = def_slot(&c->defs, id ? id : 2, is_union);
-	return d->id && !d->whole;
+	k = cut_set_key(id ? id : 2, is_union);
+	for (size_t i = k >> 2 & c->cut_mask; c->cut_set[i]; i = (i + 1) & c->cut_mask)
+		if (c->cut_set[i] == k)
+			return true;
+	return false;
 }
 
 /* Whether no (name, kind) of content CONTENT can have been cut: the census
