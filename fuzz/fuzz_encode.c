@@ -11,6 +11,9 @@
  * input encoded again with --check_model_keys (every type encoded, the
  * model's keys checked against the records') must succeed or fail alike,
  * with the same bytes; a model key that joins two different records traps.
+ * That second encoding has exact keys, the first the cut keys where its
+ * census allows (btf_cut_names.h): so the same bytes are the cut keys'
+ * oracle too (a wrong cut the check missed, a second round that differs).
  */
 #include <stdint.h>
 #include <stdlib.h>
