@@ -60,6 +60,7 @@ struct census {
 	const struct dw_file *df;
 	const struct btf_model_keys_in *in;
 	struct census_thread *threads;
+	struct dw_unit_buf *bufs;	/* a thread's: the caller's, or threads[].buf */
 };
 
 static double now_s(clockid_t clk)
@@ -368,7 +369,8 @@ static int census_unit_walk(struct census *c, struct census_thread *t, size_t un
 	int r;
 
 	arena_reset(&t->arena);
-	if (dw_cu_open_copy(&cu, c->df, unit, &t->buf, &t->arena, err))
+	if (dw_cu_open_copy(&cu, c->df, unit, c->bufs ? &c->bufs[t - c->threads] : &t->buf,
+			    &t->arena, err))
 		return -1;
 	form_sizes_init(&fs, cu.unit);
 	dw_cursor_init(&cur, &cu);
@@ -413,11 +415,11 @@ static int census_consume(void *ctx, size_t item, void *result, struct d2b_error
 }
 
 int btf_cut_names_census(const struct dw_file *df, const struct btf_model_keys_in *in,
-			 unsigned threads, struct btf_cut_names **out,
+			 unsigned threads, struct dw_unit_buf *bufs, struct btf_cut_names **out,
 			 struct btf_cut_names_stats *stats, struct d2b_error *err)
 {
 	static const struct pool_ops ops = { .produce = census_unit, .consume = census_consume };
-	struct census c = { .df = df, .in = in };
+	struct census c = { .df = df, .in = in, .bufs = bufs };
 	struct btf_cut_names *names = NULL;
 	struct btf_cut_names_stats st = { 0 };
 	struct d2b_error scan_err = { 0 };

@@ -67,14 +67,16 @@ struct btf_cut_names_stats {
 
 /*
  * The census of DF's units (all of them: compile and type units), on
- * THREADS threads, names as IN names them (btf_model_keys_name_id()).
+ * THREADS threads, names as IN names them (btf_model_keys_name_id()),
+ * each thread's unit copied into BUFS[thread] (NULL: buffers of its own;
+ * the encoder's workers take them after, their pages faulted already).
  * Returns 0 with *OUT set, NULL when nothing may be cut (no line table
  * to tell headers by: DW_FILE_NO_LINE; DWARF the census cannot read,
  * which STATS->gave_up tells and the encoding then reports), or -1 with
  * ERR set (out of memory).
  */
 int btf_cut_names_census(const struct dw_file *df, const struct btf_model_keys_in *in,
-			 unsigned threads, struct btf_cut_names **out,
+			 unsigned threads, struct dw_unit_buf *bufs, struct btf_cut_names **out,
 			 struct btf_cut_names_stats *stats, struct d2b_error *err);
 void btf_cut_names_free(struct btf_cut_names *c);
 /* A census that met no definition: every name may be cut (tests). NULL

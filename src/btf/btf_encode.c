@@ -1654,7 +1654,7 @@ static int encode_file(struct elf_file *ef, const struct dw_file *df,
 	uint64_t info_bytes = 0;
 	struct btf_cut_names *cut = NULL;
 	double t0;
-	unsigned threads;
+	unsigned threads = 0;
 	bool direct;
 	int rc, redo = 0;
 
@@ -1721,13 +1721,20 @@ static int encode_file(struct elf_file *ef, const struct dw_file *df,
 	 * the pool took) */
 	/* (it cannot start: the dedup runs after the merge, all of it) */
 	threads = btf_encode_threads_for(opts, info_bytes);
+	/* each thread's buffer for the unit it reads: the census's, then the
+	 * workers' (its pages already there) */
+	fe.unit_bufs = calloc(threads, sizeof(*fe.unit_bufs));
+	if (!fe.unit_bufs) {
+		d2b_error_oom(err);
+		goto fail;
+	}
 	/* the cut keys (btf_cut_names.h): on our dedup's path only, which
 	 * checks the result */
 	if (fe.merge.prededup && !opts->libbpf_dedup && !opts->check_model_keys && !base &&
 	    !view && !bytes && opts->cut_names != BTF_CUT_NONE) {
 		if (opts->cut_names == BTF_CUT_ALL)
 			cut = btf_cut_names_everywhere();
-		else if (btf_cut_names_census(df, &fe.seen.keys_in, threads, &cut,
+		else if (btf_cut_names_census(df, &fe.seen.keys_in, threads, fe.unit_bufs, &cut,
 					      &stats->census, err))
 			goto fail;
 		if (opts->cut_names == BTF_CUT_ALL && !cut) {
@@ -1758,11 +1765,6 @@ static int encode_file(struct elf_file *ef, const struct dw_file *df,
 	 * waits for it in order (vmlinux -j2: pool 0.81 -> 0.77 s; 8, 16 or
 	 * 32 slots alike; fragments are small, the units' models are freed
 	 * by the workers: peak RSS +1 MiB) */
-	fe.unit_bufs = calloc(threads, sizeof(*fe.unit_bufs));
-	if (!fe.unit_bufs) {
-		d2b_error_oom(err);
-		goto fail;
-	}
 	rc = pool_run(nr, threads, opts->window ? opts->window : 4 * (size_t)threads,
 		      &ops, &fe, &ps, err);
 	unit_bufs_free(&fe, threads);
@@ -1895,6 +1897,7 @@ static int encode_file(struct elf_file *ef, const struct dw_file *df,
 	btf_encode_ctx_deinit(&ctx);
 	return 0;
 fail:
+	unit_bufs_free(&fe, threads);
 	key_check_free(fe.check);
 	btf__free(fe.btf);
 	btf_merge_deinit(&fe.merge);

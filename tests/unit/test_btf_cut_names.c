@@ -122,9 +122,9 @@ int main(void)
 			.str_hi = (const char *)str->data + str->size, .seed = 5,
 		};
 
-		CHECK(btf_cut_names_census(&df, &in, 1, &fx, &st, &err) == 0 && fx,
+		CHECK(btf_cut_names_census(&df, &in, 1, NULL, &fx, &st, &err) == 0 && fx,
 		      "census: %s", err.msg);
-		CHECK(btf_cut_names_census(&df, &in, 2, &fx2, &st2, &err) == 0 && fx2,
+		CHECK(btf_cut_names_census(&df, &in, 2, NULL, &fx2, &st2, &err) == 0 && fx2,
 		      "census on two threads: %s", err.msg);
 		if (fx && fx2) {
 			/* shared, holder, other (twice: b.c and c.c), dup (twice) */
@@ -154,7 +154,7 @@ int main(void)
 		{
 			struct btf_cut_names *none = (struct btf_cut_names *)1;
 
-			CHECK(btf_cut_names_census(&df, &in, 1, &none, &st, &err) == 0 && !none,
+			CHECK(btf_cut_names_census(&df, &in, 1, NULL, &none, &st, &err) == 0 && !none,
 			      "a census without a line table");
 		}
 		dw_file_deinit(&df);
