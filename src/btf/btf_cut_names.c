@@ -338,23 +338,6 @@ static bool skip_children_of(unsigned tag)
 
 #define MAX_ATTRS 24	/* a unit's root DIE has a dozen */
 
-static int census_unit_walk(struct census *c, struct census_thread *t, size_t unit,
-			    struct d2b_error *err);
-
-static int census_unit(void *ctx, size_t unit, unsigned thread, void **result,
-		       struct d2b_error *err)
-{
-	struct census *c = ctx;
-	struct census_thread *t = &c->threads[thread];
-	double t0 = now_s(CLOCK_THREAD_CPUTIME_ID);
-	int rc;
-
-	*result = NULL;
-	rc = census_unit_walk(c, t, unit, err);
-	t->cpu_s += now_s(CLOCK_THREAD_CPUTIME_ID) - t0;
-	return rc;
-}
-
 /* Unit UNIT's definitions into T's table. */
 static int census_unit_walk(struct census *c, struct census_thread *t, size_t unit,
 			    struct d2b_error *err)
@@ -403,6 +386,20 @@ static int census_unit_walk(struct census *c, struct census_thread *t, size_t un
 			return -1;
 	}
 	return r < 0 ? -1 : 0;
+}
+
+static int census_unit(void *ctx, size_t unit, unsigned thread, void **result,
+		       struct d2b_error *err)
+{
+	struct census *c = ctx;
+	struct census_thread *t = &c->threads[thread];
+	double t0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+	int rc;
+
+	*result = NULL;
+	rc = census_unit_walk(c, t, unit, err);
+	t->cpu_s += now_s(CLOCK_THREAD_CPUTIME_ID) - t0;
+	return rc;
 }
 
 static int census_consume(void *ctx, size_t item, void *result, struct d2b_error *err)
