@@ -104,21 +104,22 @@ static int def_grow(struct def_table *t)
 	return 0;
 }
 
-/* D, one definition (or another table's entry for several), into T. */
-static int def_add(struct def_table *t, const struct def *d)
+/* D, one definition (or another table's entry for several), into T: its
+ * entry, or NULL when out of memory. */
+static struct def *def_add(struct def_table *t, const struct def *d)
 {
 	struct def *e;
 
 	if (def_grow(t))
-		return -1;
+		return NULL;
 	e = def_slot(t, d->id, d->is_union);
 	if (!e->id) {
 		*e = *d;
 		t->nr++;
-		return 0;
+		return e;
 	}
 	e->whole |= d->whole || e->size != d->size || e->line != d->line;
-	return 0;
+	return e;
 }
 
 /* A header's name: what a definition shared by units comes from. */
@@ -162,26 +163,6 @@ static int unit_headers(const struct dw_cu *cu, const struct dw_attr *attrs, int
 	return 0;
 }
 
-/* The unit's fixed form sizes, looked up once a unit (a switch per
- * attribute was a tenth of the census). */
-struct form_sizes {
-	int8_t size[0x30];
-};
-
-static void form_sizes_init(struct form_sizes *fs, const struct dw_unit *u)
-{
-	for (unsigned f = 0; f < sizeof(fs->size); f++) {
-		int n = dw_form_fixed_size(f, u);
-
-		fs->size[f] = (int8_t)(n > 127 ? -1 : n);
-	}
-}
-
-static inline int form_size(const struct form_sizes *fs, unsigned form, const struct dw_unit *u)
-{
-	return form < sizeof(fs->size) ? fs->size[form] : dw_form_fixed_size(form, u);
-}
-
 /* What a definition's DIE says of it. */
 struct def_die {
 	const char *name;
@@ -193,10 +174,9 @@ struct def_die {
 /* The attributes of DIE (the cursor's last): into D when D is not NULL,
  * else only skipped; with SIB, its DW_AT_sibling into *SIBLING (0: none,
  * or not looked for). Returns the byte after them, or NULL with ERR set. */
-static const uint8_t *die_attrs(const struct dw_cu *cu, const struct form_sizes *fs,
-				const struct dw_die *die, const uint8_t *end,
-				struct def_die *d, bool sib, uint64_t *sibling,
-				struct d2b_error *err)
+static const uint8_t *die_attrs(const struct dw_cu *cu, const struct dw_die *die,
+				const uint8_t *end, struct def_die *d, bool sib,
+				uint64_t *sibling, struct d2b_error *err)
 {
 	const struct dw_abbrev *ab = die->abbrev;
 	const uint8_t *p = die->attrs;
@@ -221,7 +201,7 @@ static const uint8_t *die_attrs(const struct dw_cu *cu, const struct form_sizes 
 					*sibling = cu->unit->offset + v;
 				break;
 			}
-			at += (unsigned)form_size(fs, a->form, cu->unit);
+			at += (unsigned)dw_cu_form_size(cu, a->form);
 		}
 		return p + ab->fixed_size;
 	}
@@ -247,7 +227,7 @@ static const uint8_t *die_attrs(const struct dw_cu *cu, const struct form_sizes 
 			/* fallthrough */
 		default:
 		skip:
-			sz = form_size(fs, a->form, cu->unit);
+			sz = dw_cu_form_size(cu, a->form);
 			if (sz >= 0) {
 				if (sz > end - p) {
 					dw_error(cu, p, err, "DIE attributes run past the end of the unit");
@@ -300,10 +280,10 @@ static int add_definition(struct census *c, struct census_thread *t, const struc
 		d.id = 2;
 	d.whole = !(dd->file >= 0 && (uint64_t)dd->file < nr_files && hdr[dd->file]);
 	t->definitions++;
-	if (def_add(&t->defs, &d))
+	e = def_add(&t->defs, &d);
+	if (!e)
 		return d2b_error_oom(err);
 	/* the name's content, for the check: once per (name, kind) */
-	e = def_slot(&t->defs, d.id, d.is_union);
 	if (!e->content) {
 		size_t len;
 
@@ -342,7 +322,6 @@ static bool skip_children_of(unsigned tag)
 static int census_unit_walk(struct census *c, struct census_thread *t, size_t unit,
 			    struct d2b_error *err)
 {
-	struct form_sizes fs;
 	struct dw_cursor cur;
 	struct dw_die die;
 	struct dw_cu cu;
@@ -355,7 +334,6 @@ static int census_unit_walk(struct census *c, struct census_thread *t, size_t un
 	if (dw_cu_open_copy(&cu, c->df, unit, c->bufs ? &c->bufs[t - c->threads] : &t->buf,
 			    &t->arena, err))
 		return -1;
-	form_sizes_init(&fs, cu.unit);
 	dw_cursor_init(&cur, &cu);
 	while ((r = dw_cursor_next_inline(&cur, &die, &code, err)) > 0) {
 		unsigned tag = dw_die_tag(&die);
@@ -373,7 +351,7 @@ static int census_unit_walk(struct census *c, struct census_thread *t, size_t un
 				return -1;
 			continue;
 		}
-		after = die_attrs(&cu, &fs, &die, cur.end, def ? &dd : NULL,
+		after = die_attrs(&cu, &die, cur.end, def ? &dd : NULL,
 				  dw_die_has_children(&die) && skip_children_of(tag), &sibling, err);
 		if (!after)
 			return -1;
@@ -452,7 +430,7 @@ int btf_cut_names_census(const struct dw_file *df, const struct btf_model_keys_i
 		st.definitions += c.threads[i].definitions;
 		st.cpu_s += c.threads[i].cpu_s;
 		for (size_t j = 0; t->slot && j <= t->mask; j++)
-			if (t->slot[j].id && def_add(&names->defs, &t->slot[j])) {
+			if (t->slot[j].id && !def_add(&names->defs, &t->slot[j])) {
 				d2b_error_oom(err);
 				goto out;
 			}

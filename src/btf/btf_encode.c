@@ -1730,8 +1730,7 @@ static int encode_file(struct elf_file *ef, const struct dw_file *df,
 	}
 	/* the cut keys (btf_cut_names.h): on our dedup's path only, which
 	 * checks the result */
-	if (fe.merge.prededup && !opts->libbpf_dedup && !opts->check_model_keys && !base &&
-	    !view && !bytes && opts->cut_names != BTF_CUT_NONE) {
+	if (btf_encode_may_cut(opts, base || view || bytes)) {
 		if (opts->cut_names == BTF_CUT_ALL)
 			cut = btf_cut_names_everywhere();
 		else if (btf_cut_names_census(df, &fe.seen.keys_in, threads, fe.unit_bufs, &cut,
@@ -1909,6 +1908,12 @@ fail:
 	return redo ? 1 : -1;
 }
 
+bool btf_encode_may_cut(const struct btf_encode_options *opts, bool has_base)
+{
+	return !opts->no_prededup && !opts->libbpf_dedup && !opts->check_model_keys &&
+	       !has_base && opts->cut_names != BTF_CUT_NONE;
+}
+
 /* The verbose lines of an encoding that may be done again: kept until it
  * stands, each with its NUL. */
 static void capture_line(void *ctx, const char *line)
@@ -1930,7 +1935,7 @@ struct btf *btf_encode_file(struct elf_file *ef, const struct dw_file *df,
 		stats = &local_stats;
 	/* with cut keys, the check may send the encoding round again: its
 	 * verbose lines wait until the round that stands */
-	if (!base && o.cut_names != BTF_CUT_NONE && o.verbose && o.log) {
+	if (btf_encode_may_cut(opts, base != NULL) && o.verbose && o.log) {
 		o.log = capture_line;
 		o.log_ctx = &lines;
 	}

@@ -95,6 +95,12 @@ struct btf_encode_options {
 	} cut_names;
 };
 
+/* Whether an encoding with OPTS (HAS_BASE: split on a base) may cut its
+ * keys (btf_cut_names.h): our dedup's path, pre-dedup on, no base, no
+ * check_model_keys, cut_names not BTF_CUT_NONE. With BTF_CUT_CENSUS the
+ * census then reads the line tables (not DW_FILE_NO_LINE). */
+bool btf_encode_may_cut(const struct btf_encode_options *opts, bool has_base);
+
 /* The command line's thread_bytes: two threads from 3 MiB of .debug_info
  * on, so all but 16 of the Debian cloud kernel's 1,121 modules are encoded
  * on one thread. Measured on the project's 2-core VM (docs/performance.md,

@@ -295,8 +295,7 @@ static int encode_run(struct encode_args *a, char **argv, bool one_process)
 	 * census of its cut keys looks for the headers in it
 	 * (btf_cut_names.h: where btf_encode_file() may cut) */
 	t0 = now_s();
-	census = a->opts.cut_names == BTF_CUT_CENSUS && !a->base && !a->opts.no_prededup &&
-		 !a->opts.libbpf_dedup && !a->opts.check_model_keys;
+	census = a->opts.cut_names == BTF_CUT_CENSUS && btf_encode_may_cut(&a->opts, a->base != NULL);
 	/* (a line table that cannot be loaded costs the cuts, not the run:
 	 * opened again without it, as the encoding alone needs it) */
 	if ((!census || cli_dwarf_open_flags(&in, a->file, 0, &err)) &&

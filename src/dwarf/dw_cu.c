@@ -47,7 +47,6 @@ static int cmp_abbrev_code(const void *a, const void *b)
  * everything), then fill arrays allocated once in the arena.
  */
 /* The standard forms (DW_FORM_addr 0x01 .. DW_FORM_addrx4 0x2c) */
-#define DW_FORM_COMMON_MAX 0x2c
 
 static int parse_abbrevs(struct dw_cu *cu, struct d2b_error *err)
 {
@@ -58,14 +57,15 @@ static int parse_abbrevs(struct dw_cu *cu, struct d2b_error *err)
 	struct dw_abbrev *abbrevs;
 	struct dw_abbrev_attr *attrs;
 	/* dw_form_fixed_size() of the standard forms for this unit, looked
-	 * up once: called per attribute it was a switch (mispredicted) twice
-	 * for each of the ~10^6 attribute specifications of a kernel */
-	int8_t fsize[DW_FORM_COMMON_MAX + 1];
+	 * up once (for its readers too: dw_cu_form_size()): called per
+	 * attribute it was a switch (mispredicted) twice for each of the
+	 * ~10^6 attribute specifications of a kernel */
+	const int8_t *fsize = cu->form_size;
 
-	for (unsigned f = 0; f <= DW_FORM_COMMON_MAX; f++) {
+	for (unsigned f = 0; f < DW_CU_FORM_SIZES; f++) {
 		int sz = dw_form_fixed_size(f, cu->unit);
 
-		fsize[f] = (int8_t)(sz > 127 ? -1 : sz);
+		cu->form_size[f] = (int8_t)(sz > 127 ? -1 : sz);
 	}
 
 	for (;;) {
@@ -94,7 +94,7 @@ static int parse_abbrevs(struct dw_cu *cu, struct d2b_error *err)
 				return abbrev_error(cu, ap, err, "invalid attribute specification");
 			if (form == DW_FORM_implicit_const && !rd_sleb(&p, end, &ic))
 				return abbrev_error(cu, ap, err, "truncated implicit constant");
-			if ((form > DW_FORM_COMMON_MAX || fsize[form] == -2) &&
+			if ((form >= DW_CU_FORM_SIZES || fsize[form] == -2) &&
 			    dw_form_fixed_size((unsigned)form, cu->unit) == -2) {
 				char buf[64];
 				snprintf(buf, sizeof(buf), "unknown form 0x%llx", (unsigned long long)form);
@@ -136,8 +136,7 @@ static int parse_abbrevs(struct dw_cu *cu, struct d2b_error *err)
 			attrs->implicit_const = 0;
 			if (form == DW_FORM_implicit_const)
 				rd_sleb(&p, end, &attrs->implicit_const);
-			int sz = form <= DW_FORM_COMMON_MAX ? fsize[form]
-							    : dw_form_fixed_size((unsigned)form, cu->unit);
+			int sz = dw_cu_form_size(cu, (unsigned)form);
 			if (sz < 0 || fixed < 0)
 				fixed = -1;
 			else

@@ -226,6 +226,8 @@ struct dw_abbrev_table {
 	size_t nr_abbrevs;
 };
 
+#define DW_CU_FORM_SIZES 0x30	/* the standard forms (to DW_FORM_addrx4) */
+
 /* A unit opened for decoding. Lives in the arena passed to dw_cu_open. */
 struct dw_cu {
 	const struct dw_file *file;
@@ -241,6 +243,10 @@ struct dw_cu {
 	bool has_addr_base;
 	bool has_loclists_base;
 	bool has_rnglists_base;
+	/* dw_form_fixed_size() of forms below DW_CU_FORM_SIZES in this unit,
+	 * looked up once at open (a switch per attribute specification was
+	 * dear): dw_cu_form_size() */
+	int8_t form_size[DW_CU_FORM_SIZES];
 	struct arena *arena;
 	/* The unit's bytes from its header on (section offset bytes_off,
 	 * i.e. unit->offset): in the file's mapping, or a copy in a
@@ -472,6 +478,12 @@ static inline int dw_form_read_fast(const struct dw_cu *cu, unsigned form,
 /* Size of FORM's value in unit U: >= 0 fixed, -1 variable, -2 a form we do
  * not know, -3 a supplementary-file form we refuse. */
 int dw_form_fixed_size(unsigned form, const struct dw_unit *u);
+
+/* dw_form_fixed_size() in CU's unit, from its table for the common forms. */
+static inline int dw_cu_form_size(const struct dw_cu *cu, unsigned form)
+{
+	return form < DW_CU_FORM_SIZES ? cu->form_size[form] : dw_form_fixed_size(form, cu->unit);
+}
 /* The caller decoded the last DIE's attributes itself, up to AFTER; SIBLING
  * is its DW_AT_sibling (section offset), 0 if none or unknown, for
  * dw_cursor_skip_children(). Inline: a loader calls it for every DIE. */

@@ -171,8 +171,6 @@ struct loader {
 	uint64_t str_size;
 	uint64_t unit_off, unit_len;
 	bool str_ok;
-	/* dw_form_fixed_size() of the unit's forms below 0x30, for build_plan */
-	int8_t form_size[0x30];
 	uint64_t plain_from;		/* skip_plain_block() scans from here on */
 	const uint8_t *plain_ok;	/* its abbreviations (by index), made at need */
 	int top;			/* the innermost open scope, -1 for none */
@@ -692,8 +690,7 @@ build_plan(struct loader *l, const struct dw_abbrev *ab)
 		unsigned size;
 
 		if (slot == AS_SKIP) {
-			int fs = aa->form < sizeof(l->form_size) ? l->form_size[aa->form] :
-				 dw_form_fixed_size(aa->form, l->dcu.unit);
+			int fs = dw_cu_form_size(&l->dcu, aa->form);
 
 			if (fs < 0) {
 				op.code = OP_SKIP_VAR;
@@ -2394,8 +2391,6 @@ static void walk_setup(struct loader *l)
 	l->str_size = l->str_ok ? str->size : 0;
 	l->unit_off = l->dcu.unit->offset;
 	l->unit_len = l->dcu.unit->end - l->dcu.unit->offset;
-	for (unsigned f = 0; f < sizeof(l->form_size); f++)
-		l->form_size[f] = (int8_t)dw_form_fixed_size(f, l->dcu.unit);
 }
 
 /* Every DIE of the unit l->dcu, in one walk. */
@@ -2923,8 +2918,7 @@ static struct skim_ab skim_plan(const struct loader *l, const struct dw_abbrev *
 	for (unsigned i = 0; i < ab->nr_attrs; i++) {
 		const struct dw_abbrev_attr *aa = &ab->attrs[i];
 		unsigned f = aa->form;
-		int fs = f < sizeof(l->form_size) ? l->form_size[f] :
-			 dw_form_fixed_size(f, l->dcu.unit);
+		int fs = dw_cu_form_size(&l->dcu, f);
 
 		/* references out of the unit, forms given in the DIE */
 		if (f == DW_FORM_ref_addr || f == DW_FORM_ref_sig8 || f == DW_FORM_indirect ||
@@ -2977,7 +2971,7 @@ static inline bool skim_attrs(struct loader *l, const struct dw_abbrev *ab,
 	}
 	for (unsigned i = 0; i < ab->nr_attrs; i++) {
 		unsigned form = ab->attrs[i].form;
-		int fs = form < sizeof(l->form_size) ? l->form_size[form] : -1;
+		int fs = form < DW_CU_FORM_SIZES ? l->dcu.form_size[form] : -1;
 
 		if (fs >= 0) {
 			if ((size_t)(end - *p) < (size_t)fs)
