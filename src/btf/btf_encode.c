@@ -608,6 +608,8 @@ static int note_tagged(struct cu_enc *e, uint32_t i)
 }
 
 #define SEEN_PREFETCH 8	/* keys ahead whose table slots are hinted */
+#define KEPT_BYTES_EXACT 193	/* .debug_info bytes a type the merge keeps */
+#define KEPT_BYTES_CUT 1000	/* the same with cut keys (vmlinux: 1,380) */
 #define STRS_BESIDE_THREADS 4	/* from this -j on, strings beside the turn */
 
 /* The model's keys of the ids given so far (1 .. next - 1), and which of
@@ -1708,13 +1710,6 @@ static int encode_file(struct elf_file *ef, const struct dw_file *df,
 		}
 	}
 	fe.units = units;
-	/* the types kept, about: one per 193 bytes of a vmlinux's
-	 * .debug_info (845 k of 163 MB; a module keeps more a byte, but its
-	 * table is small anyway) */
-	if (fe.merge.prededup && btf_merge_expect_types(&fe.merge, info_bytes / 193)) {
-		d2b_error_oom(err);
-		goto fail;
-	}
 	/* with threads, our dedup's first phases unit by unit in the
 	 * follower's turns (follow()), beside the encoding and the merging of
 	 * the later units (they were 0.15 of the 0.2 s that the dedup after
@@ -1744,6 +1739,18 @@ static int encode_file(struct elf_file *ef, const struct dw_file *df,
 		stats->cut = cut != NULL;
 		/* a read of the DWARF: decoding's CPU */
 		stats->worker_s += stats->census.cpu_s;
+	}
+	/* the key table, sized once for the types the merge will keep: about
+	 * one per 193 bytes of a vmlinux's .debug_info with exact keys (845 k
+	 * of 163 MB), one per 1,380 with cut keys (118 k), for which one per
+	 * 1,000 leaves room (a module keeps more a byte, but its table is
+	 * small anyway, and it grows if need be). A table sized for exact
+	 * keys was 19 MiB of fresh pages to clear, which the cut keys fill to
+	 * a seventh; probed at random by every worker */
+	if (fe.merge.prededup &&
+	    btf_merge_expect_types(&fe.merge, info_bytes / (cut ? KEPT_BYTES_CUT : KEPT_BYTES_EXACT))) {
+		d2b_error_oom(err);
+		goto fail;
 	}
 	if (threads > 1 && !opts->libbpf_dedup)
 		(void)btf_merge_dedup_early(&fe.merge);
