@@ -1567,6 +1567,11 @@ static int merge_add_func_param(void *ctx, const char *name, int type)
 	return btf_merge_add_func_param(ctx, name, type);
 }
 
+static int merge_add_func_param_at(void *ctx, uint32_t name_off, int type)
+{
+	return btf_merge_add_func_param_at(ctx, name_off, type);
+}
+
 static int merge_add_func(void *ctx, const char *name, int linkage, int proto)
 {
 	return btf_merge_add_func(ctx, name, linkage, proto);
@@ -1591,6 +1596,7 @@ static int emit_functions(struct file_enc *fe, const struct btf_encode_ctx *ctx,
 			.ctx = &fe->merge, .type_by_id = merge_type_by_id, .str = merge_str,
 			.add_func_proto = merge_add_func_proto,
 			.add_func_param = merge_add_func_param,
+			.add_func_param_at = merge_add_func_param_at,
 			.add_func = merge_add_func, .add_decl_tag = merge_add_decl_tag,
 		};
 	else

@@ -694,13 +694,17 @@ static int add_func(const struct btf_funcs_sink *k, const struct btf_func_set *s
 		return d2b_error_set(err, "%s: cannot add FUNC_PROTO (libbpf error %d)", ef->name, proto);
 	for (uint32_t i = 0; i < c->nr_params; i++) {
 		const struct btf_func_param *p = &s->params[c->first_param + i];
-		const char *name = str_copy(k, p->name_off, buf, sizeof(buf), &heap);
+		const char *name;
 		int r;
 
-		if (!name)
-			return d2b_error_oom(err);
-		r = k->add_func_param(k->ctx, name, (int)p->type);
-		free(heap);
+		if (k->add_func_param_at) {
+			r = k->add_func_param_at(k->ctx, p->name_off, (int)p->type);
+		} else {
+			if (!(name = str_copy(k, p->name_off, buf, sizeof(buf), &heap)))
+				return d2b_error_oom(err);
+			r = k->add_func_param(k->ctx, name, (int)p->type);
+			free(heap);
+		}
 		if (r < 0)
 			return d2b_error_set(err, "%s: cannot add parameter %u (libbpf error %d)",
 					     ef->name, i, r);

@@ -152,6 +152,10 @@ struct btf_funcs_sink {
 	const char *(*str)(void *ctx, uint32_t off);
 	int (*add_func_proto)(void *ctx, int ret_type_id);
 	int (*add_func_param)(void *ctx, const char *name, int type_id);
+	/* Optional: the same with the name as an offset of the sink's own
+	 * strings (str()'s), which the candidates' are: no copy, no lookup
+	 * (the merge interned them with the fragments) */
+	int (*add_func_param_at)(void *ctx, uint32_t name_off, int type_id);
 	int (*add_func)(void *ctx, const char *name, int linkage, int proto_type_id);
 	int (*add_decl_tag)(void *ctx, const char *value, int ref_type_id, int component_idx);
 };

@@ -1880,18 +1880,17 @@ int btf_merge_add_func_proto(struct btf_merge *m, int ret_type_id)
 	return direct_record(m, NULL, info_of(BTF_KIND_FUNC_PROTO, 0, 0), tail, 1);
 }
 
-int btf_merge_add_func_param(struct btf_merge *m, const char *name, int type_id)
+/* A parameter of name offset OFF (final) to the last FUNC_PROTO added. */
+static int add_param(struct btf_merge *m, long off, int type_id)
 {
 	struct btf_merge_block *b = &m->cur;
 	uint32_t *info;
-	long off;
 
 	if (!m->last_direct || kind_of(b->words[m->last_direct + 1]) != BTF_KIND_FUNC_PROTO ||
 	    !type_id_ok(type_id))
 		return -EINVAL;
 	if (vlen_of(b->words[m->last_direct + 1]) == 0xffff)
 		return -E2BIG;
-	off = direct_name(m, name);
 	if (off < 0)
 		return (int)off;
 	if (block_room(b, 2))
@@ -1902,6 +1901,18 @@ int btf_merge_add_func_param(struct btf_merge *m, const char *name, int type_id)
 	info = &b->words[m->last_direct + 1];
 	*info = info_of(BTF_KIND_FUNC_PROTO, vlen_of(*info) + 1, 0);
 	return 0;
+}
+
+int btf_merge_add_func_param(struct btf_merge *m, const char *name, int type_id)
+{
+	return add_param(m, direct_name(m, name), type_id);
+}
+
+int btf_merge_add_func_param_at(struct btf_merge *m, uint32_t name_off, int type_id)
+{
+	if (name_off && !btf_merge_str_at(m, name_off))
+		return -EINVAL;
+	return add_param(m, name_off, type_id);
 }
 
 int btf_merge_add_func(struct btf_merge *m, const char *name, int linkage, int proto_type_id)

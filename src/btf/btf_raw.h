@@ -382,6 +382,9 @@ const struct btf_type *btf_merge_type_by_id(const struct btf_merge *m, uint32_t 
 const char *btf_merge_str_at(const struct btf_merge *m, uint32_t off);
 int btf_merge_add_func_proto(struct btf_merge *m, int ret_type_id);
 int btf_merge_add_func_param(struct btf_merge *m, const char *name, int type_id);
+/* The same with the name as an offset of the merge's strings (0: none):
+ * -EINVAL for one past them */
+int btf_merge_add_func_param_at(struct btf_merge *m, uint32_t name_off, int type_id);
 int btf_merge_add_func(struct btf_merge *m, const char *name, int linkage, int proto_type_id);
 int btf_merge_add_decl_tag(struct btf_merge *m, const char *value, int ref_type_id,
 			   int component_idx);
