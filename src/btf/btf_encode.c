@@ -170,8 +170,37 @@ static size_t obj_lower_bound_name(const struct btf_encode_ctx *ctx, const char 
 	return lo;
 }
 
-int btf_encode_ctx_init(struct btf_encode_ctx *ctx, struct elf_file *ef,
-			const struct btf_encode_options *opts, struct d2b_error *err)
+/*
+ * What the ELF symbols give the context (ARG): the symbols, the functions'
+ * table, the objects' indexes. It writes no other field of the context and
+ * reads only the file's symbol table and sections (libelf), which nothing
+ * else reads meanwhile: it may run beside the census (encode_file()).
+ * 0, or -1 with err set (the caller deinits the context).
+ */
+static int ctx_read_symbols(void *arg, struct d2b_error *err)
+{
+	struct btf_encode_ctx *ctx = arg;
+	const struct btf_features *f = ctx->features;
+
+	ctx->nr_syms = elf_file_symbols(ctx->elf, &ctx->syms, err);
+	if (ctx->nr_syms < 0) {
+		/* no symbol table: no functions, no variable checks */
+		if (err)
+			d2b_error_clear(err);
+		ctx->nr_syms = 0;
+		ctx->syms = NULL;
+	} else if (btf_elf_funcs_init(&ctx->funcs, ctx->elf, f->decl_tag_kfuncs && f->decl_tag,
+				      err)) {
+		return -1;
+	}
+	if (index_objects(ctx))
+		return d2b_error_oom(err);
+	return 0;
+}
+
+/* The context but for what ctx_read_symbols() adds. */
+static int ctx_init_early(struct btf_encode_ctx *ctx, struct elf_file *ef,
+			  const struct btf_encode_options *opts, struct d2b_error *err)
 {
 	const struct btf_features *f = &opts->features;
 	size_t n = elf_file_section_count(ef);
@@ -183,26 +212,10 @@ int btf_encode_ctx_init(struct btf_encode_ctx *ctx, struct elf_file *ef,
 	ctx->log = opts->log;
 	ctx->log_ctx = opts->log_ctx;
 	btf_cc_for_machine(elf_file_machine(ef), &ctx->cc);
-	ctx->nr_syms = elf_file_symbols(ef, &ctx->syms, err);
-	if (ctx->nr_syms < 0) {
-		/* no symbol table: no functions, no variable checks */
-		if (err)
-			d2b_error_clear(err);
-		ctx->nr_syms = 0;
-		ctx->syms = NULL;
-	} else if (btf_elf_funcs_init(&ctx->funcs, ef, f->decl_tag_kfuncs && f->decl_tag, err)) {
-		return -1;
-	}
 	ctx->str_seed = random_seed();
-	if (index_objects(ctx)) {
-		btf_encode_ctx_deinit(ctx);
-		return d2b_error_oom(err);
-	}
 	ctx->sections = calloc(n ? n : 1, sizeof(*ctx->sections));
-	if (!ctx->sections) {
-		btf_encode_ctx_deinit(ctx);
+	if (!ctx->sections)
 		return d2b_error_oom(err);
-	}
 	ctx->nr_sections = n;
 	for (size_t i = 0; i < n; i++) {
 		const struct elf_section *s = elf_file_section_at(ef, i);
@@ -218,6 +231,16 @@ int btf_encode_ctx_init(struct btf_encode_ctx *ctx, struct elf_file *ef,
 			e->include = true;
 		if (f->var && !strcmp(s->name, PERCPU_SECTION))
 			e->include = true;
+	}
+	return 0;
+}
+
+int btf_encode_ctx_init(struct btf_encode_ctx *ctx, struct elf_file *ef,
+			const struct btf_encode_options *opts, struct d2b_error *err)
+{
+	if (ctx_init_early(ctx, ef, opts, err) || ctx_read_symbols(ctx, err)) {
+		btf_encode_ctx_deinit(ctx);
+		return -1;
 	}
 	return 0;
 }
@@ -1661,6 +1684,7 @@ static int encode_file(struct elf_file *ef, const struct dw_file *df,
 	size_t *units = NULL, nr = 0;
 	uint64_t info_bytes = 0;
 	struct btf_cut_names *cut = NULL;
+	struct pool_beside symbols = { 0 };
 	double t0;
 	unsigned threads = 0;
 	bool direct;
@@ -1675,8 +1699,10 @@ static int encode_file(struct elf_file *ef, const struct dw_file *df,
 	if (bytes && !btf_encode_bytes_ok(ef, opts))
 		return d2b_error_set(err, "%s: this encoding goes through libbpf: its base must be parsed by libbpf",
 				     elf_file_path(ef));
-	if (btf_encode_ctx_init(&ctx, ef, opts, err))
+	if (ctx_init_early(&ctx, ef, opts, err)) {
+		btf_encode_ctx_deinit(&ctx);
 		return -1;
+	}
 	fe.ctx = &ctx;
 	dw_release_init(&fe.release, df);
 	fe.load.skip_line_files = true;
@@ -1686,6 +1712,21 @@ static int encode_file(struct elf_file *ef, const struct dw_file *df,
 		d2b_error_oom(err);
 		goto fail;
 	}
+	for (size_t i = 0; i < df->nr_units; i++) {
+		if (unit_wanted(&df->units[i])) {
+			units[nr++] = i;
+			info_bytes += df->units[i].end - df->units[i].offset;
+		}
+	}
+	fe.units = units;
+	threads = btf_encode_threads_for(opts, info_bytes);
+	/* the ELF symbols (functions, objects), which the workers need, on a
+	 * thread of their own until the pool starts: beside the census, on
+	 * a core the start-up left idle. Serial, they took 13-39 ms of the
+	 * vmlinux's start (2.9 MB of symbols, ~10 MB of fresh memory) */
+	pool_beside_start(&symbols, threads > 1, ctx_read_symbols, &ctx);
+	if (!symbols.running && pool_beside_join(&symbols, err))
+		goto fail;	/* it ran inline: no census for a file it refused */
 	if (view ? btf_merge_init_view(&fe.merge, view, err) : btf_merge_init(&fe.merge, base, err))
 		goto fail;
 	fe.merge.strs.seed = ctx.str_seed;	/* as the fragments' */
@@ -1709,19 +1750,11 @@ static int encode_file(struct elf_file *ef, const struct dw_file *df,
 			goto fail;
 		}
 	}
-	for (size_t i = 0; i < df->nr_units; i++) {
-		if (unit_wanted(&df->units[i])) {
-			units[nr++] = i;
-			info_bytes += df->units[i].end - df->units[i].offset;
-		}
-	}
-	fe.units = units;
 	/* with threads, our dedup's first phases unit by unit in the
 	 * follower's turns (follow()), beside the encoding and the merging of
 	 * the later units (they were 0.15 of the 0.2 s that the dedup after
 	 * the pool took) */
 	/* (it cannot start: the dedup runs after the merge, all of it) */
-	threads = btf_encode_threads_for(opts, info_bytes);
 	/* each thread's buffer for the unit it reads: the census's, then the
 	 * workers' (its pages already there) */
 	fe.unit_bufs = calloc(threads, sizeof(*fe.unit_bufs));
@@ -1771,6 +1804,8 @@ static int encode_file(struct elf_file *ef, const struct dw_file *df,
 	if (threads >= STRS_BESIDE_THREADS && !opts->no_prededup)
 		(void)btf_merge_publish_strs(&fe.merge, info_bytes / 1700);
 
+	if (pool_beside_join(&symbols, err))
+		goto fail;
 	t0 = now_s(CLOCK_MONOTONIC);
 	/* a window of 4 fragments a worker (the pool's default is 2 items a
 	 * thread): a long unit then stalls the others less while the merge
@@ -1909,6 +1944,7 @@ static int encode_file(struct elf_file *ef, const struct dw_file *df,
 	btf_encode_ctx_deinit(&ctx);
 	return 0;
 fail:
+	(void)pool_beside_join(&symbols, NULL);	/* it writes ctx */
 	unit_bufs_free(&fe, threads);
 	key_check_free(fe.check);
 	btf__free(fe.btf);

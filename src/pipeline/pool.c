@@ -345,3 +345,45 @@ unsigned pool_cpu_count(void)
 		n = UINT32_MAX;
 	return (unsigned)n;
 }
+
+/* ---- a job beside ---- */
+
+static void *beside_thread(void *arg)
+{
+	struct pool_beside *b = arg;
+
+	b->rc = b->fn(b->arg, &b->err);
+	return NULL;
+}
+
+void pool_beside_start(struct pool_beside *b, bool threaded,
+		       int (*fn)(void *arg, struct d2b_error *err), void *arg)
+{
+	pthread_attr_t attr;
+
+	memset(b, 0, sizeof(*b));
+	b->fn = fn;
+	b->arg = arg;
+	if (threaded) {
+		pool_attr_init(&attr);
+		b->running = !pthread_create(&b->thread, &attr, beside_thread, b);
+		pthread_attr_destroy(&attr);
+		if (b->running)
+			return;
+	}
+	b->rc = fn(arg, &b->err);
+}
+
+int pool_beside_join(struct pool_beside *b, struct d2b_error *err)
+{
+	if (b->running) {
+		pthread_join(b->thread, NULL);
+		b->running = false;
+	}
+	if (!b->rc)
+		return 0;
+	if (err && !err->set && b->err.set)
+		*err = b->err;
+	return -1;
+}
+

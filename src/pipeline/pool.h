@@ -23,6 +23,8 @@
 #ifndef D2B_PIPELINE_POOL_H
 #define D2B_PIPELINE_POOL_H
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "util/error.h"
@@ -57,6 +59,31 @@ struct pool_stats {
 int pool_run(size_t nr_items, unsigned threads, size_t window,
 	     const struct pool_ops *ops, void *ctx, struct pool_stats *stats,
 	     struct d2b_error *err);
+
+/*
+ * A job run beside the caller's own work (a pool's, say) until the caller
+ * needs its result: on a thread of its own when asked for, else at once,
+ * inline (and so when no thread can be made). The job must not touch what
+ * the caller touches meanwhile.
+ *
+ *   pool_beside_start(&b, threads > 1, job, arg);
+ *   ... other work ...
+ *   if (pool_beside_join(&b, err)) ...
+ */
+struct pool_beside {
+	int (*fn)(void *arg, struct d2b_error *err);
+	void *arg;
+	int rc;			/* fn's, once done */
+	struct d2b_error err;	/* fn's error, when rc is -1 */
+	bool running;		/* on a thread not joined yet */
+	pthread_t thread;
+};
+
+void pool_beside_start(struct pool_beside *b, bool threaded,
+		       int (*fn)(void *arg, struct d2b_error *err), void *arg);
+/* Waits for the job, if it runs still. Its result: 0, or -1 with its
+ * error's message in err (may be NULL). Again after that: the same. */
+int pool_beside_join(struct pool_beside *b, struct d2b_error *err);
 
 /* Number of online CPUs (at least 1). */
 unsigned pool_cpu_count(void);

@@ -3,8 +3,9 @@
  * Unit tests of pipeline/pool.c: ordered delivery, the window bound, stopping
  * on the first error (from produce or consume), discard() of every result
  * left over, consume() never running twice at once, follow() after the
- * last consume, the inline mode and the statistics; then pipeline/cu_stream.c
- * on real files (this program's own DWARF, and a fixture with type units
+ * last consume, the inline mode and the statistics; a job beside
+ * (pool_beside_*) on a thread and inline; then pipeline/cu_stream.c on
+ * real files (this program's own DWARF, and a fixture with type units
  * compiled at run time when a C compiler is there). Clean under
  * -DD2B_SANITIZE=thread and =address (results are heap objects, so a result
  * neither consumed nor discarded shows up as a leak).
@@ -851,6 +852,68 @@ static void test_cpu_count(void)
 	      "pool_cpu_count %u > online %ld", n, online);
 }
 
+/* ---- pool_beside ---- */
+
+struct beside_job {
+	pthread_t caller;
+	atomic_bool ran_elsewhere, go;
+	int fail;		/* 1: return -1 with a message; 2: without one */
+	int value;
+};
+
+static int beside_fn(void *arg, struct d2b_error *err)
+{
+	struct beside_job *j = arg;
+
+	atomic_store(&j->ran_elsewhere, !pthread_equal(pthread_self(), j->caller));
+	/* threaded: the caller's own work runs meanwhile (it sets go) */
+	while (atomic_load(&j->ran_elsewhere) && !atomic_load(&j->go))
+		sleep_us(50);
+	j->value = 42;
+	if (j->fail == 1)
+		return d2b_error_set(err, "job %d failed", j->value);
+	return j->fail ? -1 : 0;
+}
+
+static void test_beside(void)
+{
+	for (int threaded = 0; threaded < 2; threaded++) {
+		for (int fail = 0; fail < 3; fail++) {
+			struct beside_job j = { .caller = pthread_self(), .fail = fail };
+			struct pool_beside b;
+			struct d2b_error err = { 0 };
+			int rc;
+
+			pool_beside_start(&b, threaded, beside_fn, &j);
+			/* inline: done at once; threaded: waits for the caller */
+			CHECK(threaded || j.value == 42, "beside inline: not run by start");
+			atomic_store(&j.go, true);
+			rc = pool_beside_join(&b, &err);
+			CHECK(j.value == 42, "beside (threaded %d): not run", threaded);
+			CHECK(atomic_load(&j.ran_elsewhere) == (threaded != 0),
+			      "beside (threaded %d): ran on the wrong thread", threaded);
+			CHECK(rc == (fail ? -1 : 0), "beside (threaded %d, fail %d): rc %d", threaded,
+			      fail, rc);
+			CHECK(fail != 1 || !strcmp(err.msg, "job 42 failed"),
+			      "beside: error '%s'", err.msg);
+			CHECK(fail == 1 || !err.set, "beside: an error set where the job set none");
+			/* again: the same result, and no second join of the thread */
+			memset(&err, 0, sizeof(err));
+			rc = pool_beside_join(&b, &err);
+			CHECK(rc == (fail ? -1 : 0), "beside: a second join gave %d", rc);
+			CHECK(fail != 1 || !strcmp(err.msg, "job 42 failed"),
+			      "beside: a second join's error '%s'", err.msg);
+			CHECK(pool_beside_join(&b, NULL) == (fail ? -1 : 0), "beside: join(NULL)");
+		}
+	}
+	/* never started (zeroed), as encode_file()'s error path joins it */
+	{
+		struct pool_beside b = { 0 };
+
+		CHECK(pool_beside_join(&b, NULL) == 0, "beside: a zeroed one does not join as 0");
+	}
+}
+
 int main(void)
 {
 	alarm(60);	/* a deadlock is a failure, not a hung test run */
@@ -866,6 +929,7 @@ int main(void)
 	test_inline();
 	test_edges();
 	test_cpu_count();
+	test_beside();
 	test_cu_stream();
 	if (failures) {
 		fprintf(stderr, "test_pool: %d check(s) failed\n", failures);
