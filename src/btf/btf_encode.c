@@ -1778,6 +1778,10 @@ static int encode_file(struct elf_file *ef, const struct dw_file *df,
 		stats->cut = cut != NULL;
 		/* a read of the DWARF: decoding's CPU */
 		stats->worker_s += stats->census.cpu_s;
+		/* the line tables were read for the census alone (their
+		 * file names): their pages need not stay in our RSS (the
+		 * vmlinux's 16 MB of them) */
+		dw_release_below(&fe.release, DW_SEC_LINE, df->sec[DW_SEC_LINE].size);
 	}
 	/* the key table, sized once for the types the merge will keep: about
 	 * one per 193 bytes of a vmlinux's .debug_info with exact keys (845 k
