@@ -33,7 +33,8 @@ SHF_COMPRESSED = 0x800
 
 TAG = dict(compile_unit=0x11, structure_type=0x13, member=0x0d, base_type=0x24,
            typedef=0x16, pointer_type=0x0f, const_type=0x26, volatile_type=0x35,
-           array_type=0x01, subrange_type=0x21, union_type=0x17, subprogram=0x2e)
+           array_type=0x01, subrange_type=0x21, union_type=0x17, subprogram=0x2e,
+           enumeration_type=0x04)
 AT = dict(name=0x03, byte_size=0x0b, type=0x49, data_member_location=0x38,
           encoding=0x3e, language=0x13, upper_bound=0x2f, count=0x37,
           external=0x3f, low_pc=0x11, high_pc=0x12, bit_size=0x0d)
@@ -140,6 +141,8 @@ GOOD_AB = (abbrev(1, "compile_unit", True, [("name", "string"), ("language", "da
                                           ("data_member_location", "strp")])
            + abbrev(16, "structure_type", True, [("name", "strp"), ("byte_size", "data1")])
            + abbrev(17, "structure_type", True, [("name", "string"), ("byte_size", "data2")])
+           + abbrev(18, "enumeration_type", False, [("name", "string"), ("byte_size", "data1"),
+                                                    ("type", "ref4")])
            + b"\0")
 
 HDR5 = 12  # length(4) version(2) unit_type(1) addr_size(1) abbrev_off(4)
@@ -294,6 +297,22 @@ def mutual_structs():
     d.add("B", 2, "pong", bytes([8]))
     d.add(None, 3, "a", ("ref", "A"), bytes([0]))
     d.end()
+    d.end()
+    return dwarf_elf(unit5(d.build()), GOOD_AB)
+
+
+def enum_typedef_loop():
+    """struct holder { enum color e; } where the enum's underlying type is
+    a typedef A of const A: the enum's signedness follows the chain to a
+    base type, and hung there (fuzz_encode, 2026-12-06)."""
+    d = Dies()
+    cu_start(d)
+    d.add(None, 2, "holder", bytes([4]))
+    d.add(None, 3, "e", ("ref", "E"), bytes([0]))
+    d.end()
+    d.add("E", 18, "color", bytes([4]), ("ref", "A"))
+    d.add("A", 5, "A", ("ref", "B"))
+    d.add("B", 7, ("ref", "A"))
     d.end()
     return dwarf_elf(unit5(d.build()), GOOD_AB)
 
@@ -496,6 +515,7 @@ CASES = [
     ("dwarf", "huge-values", huge_values, "ok", r"struct huge \{"),
     ("cycles", "typedef-loop", typedef_loop, "ok", r"struct holder \{"),
     ("cycles", "pointer-loop", pointer_loop, "ok", r"struct holder \{"),
+    ("cycles", "enum-typedef-loop", enum_typedef_loop, "ok", r"struct holder \{[\s\S]*enum color +e;"),
     ("cycles", "self-struct", lambda: self_struct(False), "ok", r"struct selfish \{"),
     ("cycles", "anon-self-struct", lambda: self_struct(True), "ok", r"struct outer \{"),
     ("cycles", "mutual-structs", mutual_structs, "ok", r"struct ping \{"),
