@@ -206,20 +206,23 @@ int btf_elf_funcs_init(struct btf_elf_funcs *t, struct elf_file *ef,
 {
 	const struct elf_symbol *syms;
 	long nr = elf_file_symbols(ef, &syms, err);
-	size_t n = 0, out = 0, bytes = 0, used = 0;
+	size_t n = 0, out = 0, bytes = 0, used = 0, count = 0;
 
 	memset(t, 0, sizeof(*t));
 	if (nr < 0)
 		return -1;
 	/* the names up to their first '.', into one buffer: one allocation,
-	 * and the sort reads them from a few pages, not from 60 k blocks */
+	 * and the sort reads them from a few pages, not from 60 k blocks; the
+	 * table for the functions alone (the vmlinux: 60 k of 119 k symbols) */
 	for (long i = 0; i < nr; i++) {
 		const struct elf_symbol *s = &syms[i];
 
-		if (s->type == STT_FUNC && s->name[0] && !has_non_fn_suffix(s->name))
+		if (s->type == STT_FUNC && s->name[0] && !has_non_fn_suffix(s->name)) {
 			bytes += strcspn(s->name, ".") + 1;
+			count++;
+		}
 	}
-	t->funcs = calloc(nr ? (size_t)nr : 1, sizeof(*t->funcs));
+	t->funcs = calloc(count ? count : 1, sizeof(*t->funcs));
 	t->names = malloc(bytes ? bytes : 1);
 	if (!t->funcs || !t->names) {
 		btf_elf_funcs_deinit(t);
