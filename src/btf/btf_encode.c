@@ -235,16 +235,6 @@ static int ctx_init_early(struct btf_encode_ctx *ctx, struct elf_file *ef,
 	return 0;
 }
 
-int btf_encode_ctx_init(struct btf_encode_ctx *ctx, struct elf_file *ef,
-			const struct btf_encode_options *opts, struct d2b_error *err)
-{
-	if (ctx_init_early(ctx, ef, opts, err) || ctx_read_symbols(ctx, err)) {
-		btf_encode_ctx_deinit(ctx);
-		return -1;
-	}
-	return 0;
-}
-
 void btf_encode_ctx_deinit(struct btf_encode_ctx *ctx)
 {
 	btf_elf_funcs_deinit(&ctx->funcs);
@@ -1750,11 +1740,6 @@ static int encode_file(struct elf_file *ef, const struct dw_file *df,
 			goto fail;
 		}
 	}
-	/* with threads, our dedup's first phases unit by unit in the
-	 * follower's turns (follow()), beside the encoding and the merging of
-	 * the later units (they were 0.15 of the 0.2 s that the dedup after
-	 * the pool took) */
-	/* (it cannot start: the dedup runs after the merge, all of it) */
 	/* each thread's buffer for the unit it reads: the census's, then the
 	 * workers' (its pages already there) */
 	fe.unit_bufs = calloc(threads, sizeof(*fe.unit_bufs));
@@ -1795,6 +1780,11 @@ static int encode_file(struct elf_file *ef, const struct dw_file *df,
 		d2b_error_oom(err);
 		goto fail;
 	}
+	/* with threads, our dedup's first phases unit by unit in the
+	 * follower's turns (follow()), beside the encoding and the merging of
+	 * the later units (they were 0.15 of the 0.2 s that the dedup after
+	 * the pool took); not with libbpf's, which runs after the merge, all
+	 * of it */
 	if (threads > 1 && !opts->libbpf_dedup)
 		(void)btf_merge_dedup_early(&fe.merge);
 	/* with enough threads for the ordered turns to bound the run, the

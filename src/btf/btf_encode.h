@@ -176,8 +176,6 @@ struct btf_encode_ctx {
 	void *log_ctx;
 };
 
-int btf_encode_ctx_init(struct btf_encode_ctx *ctx, struct elf_file *ef,
-			const struct btf_encode_options *opts, struct d2b_error *err);
 void btf_encode_ctx_deinit(struct btf_encode_ctx *ctx);
 
 /* A variable's place in its section, for the DATASEC. */

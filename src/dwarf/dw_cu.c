@@ -46,8 +46,6 @@ static int cmp_abbrev_code(const void *a, const void *b)
  * Two passes over the table: count abbreviations and attributes (validating
  * everything), then fill arrays allocated once in the arena.
  */
-/* The standard forms (DW_FORM_addr 0x01 .. DW_FORM_addrx4 0x2c) */
-
 static int parse_abbrevs(struct dw_cu *cu, struct d2b_error *err)
 {
 	const struct dw_section *s = &cu->file->sec[DW_SEC_ABBREV];

@@ -2133,12 +2133,9 @@ static void finish_enum(struct type *t)
 
 	if (t->kind != TK_ENUM)
 		return;
-	u = t->type;
-	/* bounded: hostile DWARF can make the chain a cycle (typedef A to
-	 * const A), which the graph check refuses later */
-	for (int depth = 0; u && depth < 64 &&
-	     (u->kind == TK_TYPEDEF || u->kind == TK_CONST || u->kind == TK_VOLATILE); depth++)
-		u = u->type;
+	/* bounded there: hostile DWARF can make the chain a cycle (typedef
+	 * A to const A), which the graph check refuses later */
+	u = type_strip_cv(t->type);
 	if (u && u->kind == TK_BASE) {
 		t->enumeration.is_signed = u->base.encoding == DW_ATE_signed ||
 					   u->base.encoding == DW_ATE_signed_char;
