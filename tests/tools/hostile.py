@@ -394,6 +394,33 @@ def unknown_tag():
     return dwarf_elf(unit5(d.build()), ab)
 
 
+def wide_abbrevs():
+    """150 abbreviations before the unit's own and a struct's abbreviation
+    with 100 attributes (vendor ones, data1): more than the reader's first
+    arrays for a table hold. Read like any other: struct wide is printed."""
+    fillers = b"".join(abbrev(100 + i, "base_type", False, [("name", "string")])
+                       for i in range(150))
+    attrs = [("name", "string"), ("byte_size", "data1")] + \
+        [(0x2100 + i, "data1") for i in range(100)]
+    ab = GOOD_AB[:-1] + fillers + abbrev(300, "structure_type", True, attrs) + b"\0"
+    d = Dies()
+    cu_start(d)
+    d.add("wide", 300, "wide", bytes([8]), bytes(range(100)))
+    d.add(None, 3, "x", ("ref", "int"), bytes([0]))
+    d.add(None, 3, "y", ("ref", "int"), bytes([4]))
+    d.end()
+    d.add("int", 4, "int", bytes([4, 5]))
+    d.end()
+    return dwarf_elf(unit5(d.build()), ab)
+
+
+def too_many_attrs():
+    """An abbreviation with 65,536 attribute specifications: one more
+    than a count of 16 bits holds."""
+    ab = abbrev(1, "compile_unit", True, [(0x2100, "data1")] * 65536) + b"\0"
+    return dwarf_elf(unit5(uleb(1) + b"\0" * 65536 + b"\0"), ab)
+
+
 def unknown_form():
     ab = abbrev(1, "compile_unit", True, [("name", 0x2001)]) + b"\0"
     return dwarf_elf(unit5(uleb(1) + b"x\0\0"), ab)
@@ -507,6 +534,9 @@ CASES = [
     ("dwarf", "unit-len-wrap64", unit_len_wrap64, "error", r"unit-len-wrap64: \.debug_info\+0x0: .*length"),
     ("dwarf", "unknown-tag", unknown_tag, "ok", r"struct pair \{"),
     ("dwarf", "unknown-form-2001", unknown_form, "error", r"unknown-form-2001: \.debug_abbrev\+0x[0-9a-f]+: .*form"),
+    ("dwarf", "wide-abbrevs", wide_abbrevs, "ok", r"struct wide \{[\s\S]*int +y;"),
+    ("dwarf", "too-many-attrs", too_many_attrs, "error",
+     r"too-many-attrs: \.debug_abbrev\+0x[0-9a-f]+: too many attributes in abbreviation"),
     ("dwarf", "ref-addr-out", ref_addr_out, "error", r"ref-addr-out: \.debug_info\+0x[0-9a-f]+: "),
     ("dwarf", "strp-out", strp_out, "error", r"strp-out: \.debug_info\+0x[0-9a-f]+: "),
     ("dwarf", "str-no-nul", str_no_nul, "error", r"str-no-nul: \.debug_(info|str)\+0x[0-9a-f]+: "),
