@@ -47,9 +47,9 @@ static inline uint64_t cut_set_key(uint64_t id, bool is_union)
 	return (fmix64(id) & ~1ull) | is_union | 2;	/* never 0 */
 }
 
-/* The census's state of one thread. */
+/* The census's state of one thread, in cache lines of its own. */
 struct census_thread {
-	struct def_table defs;
+	_Alignas(128) struct def_table defs;
 	struct dw_unit_buf buf;
 	struct arena arena;
 	size_t definitions;
@@ -406,7 +406,9 @@ int btf_cut_names_census(const struct dw_file *df, const struct btf_model_keys_i
 		return 0;	/* no headers to tell: no cuts */
 	if (!threads)
 		threads = 1;
-	c.threads = calloc(threads, sizeof(*c.threads));
+	c.threads = aligned_alloc(_Alignof(struct census_thread), threads * sizeof(*c.threads));
+	if (c.threads)
+		memset(c.threads, 0, threads * sizeof(*c.threads));
 	names = calloc(1, sizeof(*names));
 	if (!c.threads || !names) {
 		d2b_error_oom(err);
