@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Corrupt BTF: truncated, bad magic, bad version, bad header length, a type
+# Corrupt BTF: truncated, bad magic, bad version, bad header length (short,
+# or not a multiple of 4), a type
 # id past the end, a typedef loop, a name past the strings, and split BTF on
 # a base that does not match. pfunct -F btf must print one line and exit 1,
 # btfdiff one line and exit 2; never a crash, never a hang.
@@ -36,6 +37,10 @@ elif how == 'version':
     d[2] = 7
 elif how == 'hdrlen':
     struct.pack_into('<I', d, 4, 4)
+elif how == 'oddhdr':
+    # one zero byte more in the header: every record off its alignment
+    d = d[:hdr_len] + b'\0' + d[hdr_len:]
+    struct.pack_into('<I', d, 4, hdr_len + 1)
 elif how == 'typeid':
     tid, pos, kind = next(r for r in recs if r[2] == 2)       # a PTR
     struct.pack_into('<I', d, pos + 8, len(recs) + 100)
@@ -84,6 +89,8 @@ mutate version "$tmp/version.btf"
 check version "$tmp/version.btf" "version.btf: .BTF+0x2: unsupported BTF version 7"
 mutate hdrlen "$tmp/hdrlen.btf"
 check "header length" "$tmp/hdrlen.btf" "bad BTF header length 4"
+mutate oddhdr "$tmp/oddhdr.btf"
+check "odd header length" "$tmp/oddhdr.btf" "oddhdr.btf: .BTF+0x4: BTF header length 25 is not a multiple of 4"
 mutate typeid "$tmp/typeid.btf"
 check "type id" "$tmp/typeid.btf" "typeid.btf: .BTF+0x[0-9a-f]*: type \[[0-9]*\]: referenced type id [0-9]* past the last type"
 mutate loop "$tmp/loop.btf"

@@ -269,6 +269,13 @@ static int check_header(struct raw_check *c)
 		return d2b_error_at(c->err, c->path, BTF_SECTION, 4,
 				    "bad BTF header length %u (file has %zu bytes)",
 				    c->hdr_len, c->size);
+	/* libbpf finds the types at the header's end: an odd length puts
+	 * every record off its 4-byte alignment (the fuzzer's find: UBSan
+	 * in the printers' walk of libbpf's records) */
+	if (c->hdr_len % 4)
+		return d2b_error_at(c->err, c->path, BTF_SECTION, 4,
+				    "BTF header length %u is not a multiple of 4",
+				    c->hdr_len);
 	meta = c->hdr_len;
 	if (c->type_off % 4)
 		return d2b_error_at(c->err, c->path, BTF_SECTION, 8,
