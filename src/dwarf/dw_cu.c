@@ -42,6 +42,20 @@ static int cmp_abbrev_code(const void *a, const void *b)
 	return x->code < y->code ? -1 : x->code > y->code;
 }
 
+/* OLD's N entries of SIZE bytes in an array of twice *CAP entries from
+ * arena A (*CAP doubled), or NULL when out of memory. What OLD held stays
+ * in the arena until the unit's end. */
+static void *arena_double(struct arena *a, const void *old, size_t n, size_t *cap, size_t size)
+{
+	void *more = arena_alloc(a, 2 * *cap * size);
+
+	if (more) {
+		memcpy(more, old, n * size);
+		*cap *= 2;
+	}
+	return more;
+}
+
 /* Attribute specifications of one abbreviation gathered before it is
  * copied into the arena: a unit's abbreviations have up to ~20. */
 #define SPECS_INLINE 64
@@ -117,15 +131,9 @@ static int parse_abbrevs(struct dw_cu *cu, struct d2b_error *err)
 			}
 			if (n == 0xffff)
 				return abbrev_error(cu, p, err, "too many attributes in abbreviation");
-			if (n == cap_specs) {
-				struct dw_abbrev_attr *more = arena_alloc(cu->arena, 2 * cap_specs * sizeof(*more));
-
-				if (!more)
-					return d2b_error_oom(err);
-				memcpy(more, specs, n * sizeof(*more));
-				specs = more;
-				cap_specs *= 2;
-			}
+			if (n == cap_specs &&
+			    !(specs = arena_double(cu->arena, specs, n, &cap_specs, sizeof(*specs))))
+				return d2b_error_oom(err);
 			specs[n].name = (uint16_t)name;
 			specs[n].form = (uint16_t)form;
 			specs[n].implicit_const = ic;
@@ -136,15 +144,10 @@ static int parse_abbrevs(struct dw_cu *cu, struct d2b_error *err)
 			else
 				fixed += sz;
 		}
-		if (nr_abbrevs == cap_abbrevs) {
-			struct dw_abbrev *more = arena_alloc(cu->arena, 2 * cap_abbrevs * sizeof(*more));
-
-			if (!more)
-				return d2b_error_oom(err);
-			memcpy(more, abbrevs, nr_abbrevs * sizeof(*more));
-			abbrevs = more;
-			cap_abbrevs *= 2;
-		}
+		if (nr_abbrevs == cap_abbrevs &&
+		    !(abbrevs = arena_double(cu->arena, abbrevs, nr_abbrevs, &cap_abbrevs,
+					     sizeof(*abbrevs))))
+			return d2b_error_oom(err);
 		a = &abbrevs[nr_abbrevs++];
 		a->code = code;
 		a->tag = (uint16_t)tag;
