@@ -201,6 +201,12 @@ int btf_elf_funcs_index(struct btf_elf_funcs *t)
 	return 0;
 }
 
+/* Whether symbol S names a function the table keeps. */
+static bool kept_function(const struct elf_symbol *s)
+{
+	return s->type == STT_FUNC && s->name[0] && !has_non_fn_suffix(s->name);
+}
+
 int btf_elf_funcs_init(struct btf_elf_funcs *t, struct elf_file *ef,
 		       bool kfuncs, struct d2b_error *err)
 {
@@ -215,10 +221,8 @@ int btf_elf_funcs_init(struct btf_elf_funcs *t, struct elf_file *ef,
 	 * and the sort reads them from a few pages, not from 60 k blocks; the
 	 * table for the functions alone (the vmlinux: 60 k of 119 k symbols) */
 	for (long i = 0; i < nr; i++) {
-		const struct elf_symbol *s = &syms[i];
-
-		if (s->type == STT_FUNC && s->name[0] && !has_non_fn_suffix(s->name)) {
-			bytes += strcspn(s->name, ".") + 1;
+		if (kept_function(&syms[i])) {
+			bytes += strcspn(syms[i].name, ".") + 1;
 			count++;
 		}
 	}
@@ -233,7 +237,7 @@ int btf_elf_funcs_init(struct btf_elf_funcs *t, struct elf_file *ef,
 		struct btf_elf_func *f;
 		size_t len;
 
-		if (s->type != STT_FUNC || !s->name[0] || has_non_fn_suffix(s->name))
+		if (!kept_function(s))
 			continue;
 		len = strcspn(s->name, ".");
 		f = &t->funcs[n];

@@ -77,12 +77,11 @@ static int parse_abbrevs(struct dw_cu *cu, struct d2b_error *err)
 	struct dw_abbrev_attr local[SPECS_INLINE], *specs = local;
 	size_t cap_specs = SPECS_INLINE;
 	struct dw_abbrev *abbrevs;
-	/* dw_form_fixed_size() of the standard forms for this unit, looked
-	 * up once (for its readers too: dw_cu_form_size()): called per
-	 * attribute it was a switch (mispredicted) twice for each of the
-	 * ~10^6 attribute specifications of a kernel */
-	const int8_t *fsize = cu->form_size;
 
+	/* dw_form_fixed_size() of the standard forms for this unit, looked
+	 * up once (for its readers too: dw_cu_form_size(), once for each of
+	 * the ~10^6 attribute specifications of a kernel): called per
+	 * attribute it was a switch (mispredicted) */
 	for (unsigned f = 0; f < DW_CU_FORM_SIZES; f++) {
 		int sz = dw_form_fixed_size(f, cu->unit);
 
@@ -123,8 +122,8 @@ static int parse_abbrevs(struct dw_cu *cu, struct d2b_error *err)
 				return abbrev_error(cu, ap, err, "invalid attribute specification");
 			if (form == DW_FORM_implicit_const && !rd_sleb(&p, end, &ic))
 				return abbrev_error(cu, ap, err, "truncated implicit constant");
-			if ((form >= DW_CU_FORM_SIZES || fsize[form] == -2) &&
-			    dw_form_fixed_size((unsigned)form, cu->unit) == -2) {
+			sz = dw_cu_form_size(cu, (unsigned)form);
+			if (sz == -2) {
 				char buf[64];
 				snprintf(buf, sizeof(buf), "unknown form 0x%llx", (unsigned long long)form);
 				return abbrev_error(cu, ap, err, buf);
@@ -138,7 +137,6 @@ static int parse_abbrevs(struct dw_cu *cu, struct d2b_error *err)
 			specs[n].form = (uint16_t)form;
 			specs[n].implicit_const = ic;
 			n++;
-			sz = dw_cu_form_size(cu, (unsigned)form);
 			if (sz < 0 || fixed < 0)
 				fixed = -1;
 			else
