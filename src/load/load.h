@@ -34,7 +34,7 @@ struct load_options {
 	 * model would give it, with the types it reads. A unit that has none
 	 * of them yields a model without types. Units a partial load does not
 	 * handle (not C, type units, references to other units) and errors
-	 * fall back to the full walk (see load_cu.c). Needs skip_functions
+	 * fall back to the full walk (see load_partial.c). Needs skip_functions
 	 * false. The array and its strings must outlive the loads. A BTF
 	 * input takes them too (cli_input_run(): btf_handle_load_model()'s
 	 * partial model, all that the named types reach).
