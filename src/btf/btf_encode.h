@@ -45,7 +45,7 @@
 #include "btf/btf_features.h"
 #include "btf/btf_funcs.h"
 #include "btf/btf_model_keys.h"
-#include "btf/btf_raw.h"
+#include "btf/btf_merge.h"
 #include "dwarf/dwarf.h"
 #include "elf/elf_file.h"
 #include "load/model.h"

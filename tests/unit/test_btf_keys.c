@@ -18,7 +18,7 @@
 #include "btf/btf_base.h"
 #include "btf/btf_keys.h"
 #include "btf/btf_load.h"
-#include "btf/btf_raw.h"
+#include "btf/btf_merge.h"
 
 static bool key_eq(const struct btf_key *a, const struct btf_key *b)
 {

@@ -14,7 +14,7 @@
 #include <bpf/btf.h>
 
 #include "check.h"
-#include "btf/btf_raw.h"
+#include "btf/btf_merge.h"
 #include "btf/btf_strtab.h"
 #include "btf/btf_wire.h"
 
