@@ -970,6 +970,18 @@ void btf_fragment_destroy(struct btf_fragment *frag)
 	free(frag);
 }
 
+/* The encoder's scratch (not the fragment). */
+static void cu_enc_free(struct cu_enc *e)
+{
+	free(e->keys);
+	free(e->skip);
+	free(e->tag_keys);
+	free(e->pending);
+	free(e->tagged);
+	free(e->ids);
+	free(e->extra);
+}
+
 struct btf_fragment *btf_encode_cu(const struct btf_encode_ctx *ctx,
 				   const struct cu_model *cu, const struct btf_encode_seen *seen,
 				   struct d2b_error *err)
@@ -999,22 +1011,10 @@ struct btf_fragment *btf_encode_cu(const struct btf_encode_ctx *ctx,
 	if (intern_pending(&e) || fragment_keys(&e))
 		goto fail;
 	frag->nr_skipped = e.nr_skipped;
-	free(e.keys);
-	free(e.skip);
-	free(e.tag_keys);
-	free(e.pending);
-	free(e.tagged);
-	free(e.ids);
-	free(e.extra);
+	cu_enc_free(&e);
 	return frag;
 fail:
-	free(e.keys);
-	free(e.skip);
-	free(e.tag_keys);
-	free(e.pending);
-	free(e.tagged);
-	free(e.ids);
-	free(e.extra);
+	cu_enc_free(&e);
 	btf_fragment_destroy(frag);
 	return NULL;
 }
