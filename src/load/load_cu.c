@@ -776,6 +776,7 @@ composite:
 		t = new_type(l, die, di, TK_ARRAY);
 		if (!t)
 			return oom(l);
+		t->array.is_vector = di->gnu_vector;
 		if (dw_die_has_children(die)) {
 			s = push_scope(l, die, SCOPE_ARRAY);
 			s->type = t;

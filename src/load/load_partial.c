@@ -7,18 +7,17 @@
  * the model of only what printing the named types reads:
  *
  *   1. the skim (lazy_skim()): a pass over the unit's bytes that decodes
- *      no attribute but the name, DW_AT_declaration and DW_AT_alignment of
- *      the DIEs that have them and matter (most DIEs are one table lookup
- *      and a skip of their fixed size). It lists the DIEs the full walk
- *      makes a type of (struct lazy_die: where each one's children start
- *      and its subtree ends), finds the first definition of each name in
- *      DIE order (what pahole_select's find_by_name() finds in a full
- *      model), and whether any type or member of the unit has
- *      DW_AT_alignment (the printer's "Force padding" test,
- *      layout_has_alignment_info()). It goes only as far as it must: to
- *      the last name, then to each type step 2 decodes (lazy_find()), and
- *      to the unit's end only when no name is there or the alignment is
- *      still unknown (-C task_struct skims about half of its unit);
+ *      no attribute but the name and DW_AT_declaration of the DIEs that
+ *      have them and matter (most DIEs are one table lookup and a skip of
+ *      their fixed size). It lists the DIEs the full walk makes a type of
+ *      (struct lazy_die: where each one's children start and its subtree
+ *      ends) and finds the first definition of each name in DIE order
+ *      (what pahole_select's find_by_name() finds in a full model). It
+ *      goes only as far as it must: to the last name, then to each type
+ *      step 2 decodes (lazy_find()), and to the unit's end only when no
+ *      name is there. (Until the twenty-eighth session it also looked for
+ *      DW_AT_alignment anywhere in the unit, once to its end: that is not
+ *      pahole's "Force padding" test, layout_has_alignment_info());
  *   2. each name found is decoded with loader_walk_dies() over its DIE's
  *      subtree only (a window of the unit), and every type reference it records
  *      is then decoded the same way, on demand, as deep as its use needs
@@ -77,7 +76,6 @@ DEFINE_VEC(lazy_type_vec, struct lazy_type)
 enum {
 	SK_TYPE = 1 << 0,	/* the full walk makes a type of it */
 	SK_NAMED_KIND = 1 << 1,	/* struct, union, class, enum, typedef */
-	SK_ALIGN = 1 << 2,	/* has DW_AT_alignment */
 	SK_MEMBER = 1 << 3,	/* DW_TAG_member or DW_TAG_variable */
 	SK_NO_KIDS = 1 << 4,	/* children not walked for types (member, parameter) */
 	SK_COMPOSITE = 1 << 5,
@@ -93,7 +91,7 @@ struct skim_ab {
 	int16_t name_at;	/* DW_AT_name's offset in the DIE, -1 none, -2 unknown */
 	int16_t decl_at;	/* DW_AT_declaration (a flag byte) likewise, -3 set */
 	int32_t fixed;		/* the attributes' size if fixed, else -1 */
-	bool fast;		/* no type, no children, no alignment, fixed size */
+	bool fast;		/* no type, no children, fixed size */
 	bool foreign;		/* a form a partial load does not take (see above) */
 	const struct dw_abbrev *ab;
 };
@@ -106,7 +104,6 @@ struct lazy {
 	size_t map_mask, map_nr;
 	struct skim_ab *sk;		/* by abbreviation index */
 	const struct skim_ab **sk_code;	/* by one-byte code (1..nr_dense), or NULL */
-	bool has_alignment;
 	/* the skim: where it stopped (pos, depth, the listed DIEs still
 	 * open), where it is to stop next (see lazy_skim()), the names */
 	const uint8_t *pos;
@@ -449,8 +446,6 @@ static struct skim_ab skim_plan(const struct loader *l, const struct dw_abbrev *
 		    f == DW_FORM_GNU_ref_alt || f == DW_FORM_ref_sup4 || f == DW_FORM_ref_sup8 ||
 		    aa->name == DW_AT_signature)
 			k.foreign = true;
-		if (aa->name == DW_AT_alignment)
-			k.c |= SK_ALIGN;
 		if (aa->name == DW_AT_name) {
 			/* read in place: a strp or an inline string at a fixed
 			 * offset, once in the abbreviation */
@@ -477,8 +472,7 @@ static struct skim_ab skim_plan(const struct loader *l, const struct dw_abbrev *
 			at = fs >= 0 ? at + fs : -1;
 	}
 	k.ab = ab;
-	k.fast = !(k.c & SK_TYPE) && !ab->has_children && k.fixed >= 0 &&
-		 !((k.c & SK_MEMBER) && (k.c & SK_ALIGN));
+	k.fast = !(k.c & SK_TYPE) && !ab->has_children && k.fixed >= 0;
 	return k;
 }
 
@@ -650,11 +644,10 @@ static int lazy_skim_start(struct loader *l)
  * The skim, resumed where it stopped, over the unit's bytes: list the type
  * DIEs (each with where its subtree ends, once the skim is past it), find
  * the names (z->found[i]: the offset of the first definition of
- * z->names[i], 0 if none), see whether the unit has alignment information.
- * It stops before the DIE past z->stop_off when the depth is at most
- * z->stop_depth (the end of the unit at the latest, then z->done): the
- * partial load skims only as far as its names and the types it decodes
- * (and, for the alignment, to the end only when it must). Returns 0, or 1
+ * z->names[i], 0 if none). It stops before the DIE past z->stop_off when
+ * the depth is at most z->stop_depth (the end of the unit at the latest,
+ * then z->done): the partial load skims only as far as its names and the
+ * types it decodes. Returns 0, or 1
  * where the full walk must decide (anything unusual or malformed).
  */
 static int lazy_skim(struct loader *l)
@@ -742,8 +735,7 @@ slow:
 			e->flags = (k->c & SK_COMPOSITE ? LD_COMPOSITE : 0) |
 				   (k->c & SK_ENUM ? LD_ENUM : 0);
 			z->top_at[depth] = top ? top : e->off;
-			if ((k->c & SK_NAMED_KIND) && k->name_at != -2 && k->decl_at != -2 &&
-			    !((k->c & SK_ALIGN) && !z->has_alignment)) {
+			if ((k->c & SK_NAMED_KIND) && k->name_at != -2 && k->decl_at != -2) {
 				/* in place: the name and DW_AT_declaration */
 				const char *name = NULL;
 				bool decl = k->decl_at == -3;
@@ -773,7 +765,7 @@ slow:
 				di.name = name;
 				di.declaration = decl;
 				di.alignment = 0;
-			} else if ((k->c & SK_NAMED_KIND) || ((k->c & SK_ALIGN) && !z->has_alignment)) {
+			} else if (k->c & SK_NAMED_KIND) {
 				if (!skim_read(l, ab, start, depth, &p, end, &di))
 					goto out;
 			} else {
@@ -782,8 +774,6 @@ slow:
 				if (!skim_attrs(l, ab, k, &p, end))
 					goto out;
 			}
-			if (di.alignment)
-				z->has_alignment = true;
 			named = di.name != NULL;
 			if (named)
 				e->flags |= LD_NAMED;
@@ -811,12 +801,6 @@ slow:
 			} else {
 				e->end = e->kids;
 			}
-		} else if ((k->c & SK_MEMBER) && (k->c & SK_ALIGN) && !z->has_alignment &&
-			   is_composite_tag(ptag)) {
-			if (!skim_read(l, ab, start, depth, &p, end, &di))
-				goto out;
-			if (di.alignment)
-				z->has_alignment = true;
 		} else if (!skim_attrs(l, ab, k, &p, end)) {
 			goto out;
 		}
@@ -945,13 +929,6 @@ int loader_lazy_load(struct loader *l)
 		if (found[i] && (lazy_request(l, found[i], LV_FULL, &t) || lazy_resolve(l)))
 			goto out;
 	}
-	/* layout_has_alignment_info(): the rest of the unit, if it must */
-	if (l->types.len && !z->has_alignment && !z->done) {
-		z->stop_off = UINT64_MAX;
-		z->stop_depth = UINT32_MAX;
-		if (lazy_skim(l))
-			goto out;
-	}
 	/* DIE order, as the full walk made them: the listed DIEs' order */
 	if (l->types.len) {
 		size_t n = 0;
@@ -971,7 +948,6 @@ int loader_lazy_load(struct loader *l)
 	if (loader_finish_arrays(l) || loader_finish_model(l))
 		goto out;
 	l->cu->partial = true;
-	l->cu->has_alignment_info = z->has_alignment;
 	r = 0;
 out:
 	l->lazy = NULL;

@@ -55,7 +55,7 @@ enum attr_slot {
 	AS_DECL_LINE, AS_LANGUAGE, AS_STMT_LIST, AS_COUNT, AS_UPPER_BOUND,
 	AS_CONST_VALUE, AS_LOCATION, AS_DECLARATION, AS_EXTERNAL, AS_PROTOTYPED,
 	AS_INLINE, AS_CALLING_CONVENTION, AS_ACCESSIBILITY, AS_VIRTUALITY,
-	AS_VTABLE_ELEM, AS_SIGNATURE, AS_SIBLING,
+	AS_VTABLE_ELEM, AS_SIGNATURE, AS_SIBLING, AS_GNU_VECTOR,
 	AS_NR
 };
 
@@ -150,6 +150,7 @@ static const struct slot_field slot_fields[AS_NR] = {
 	[AS_DECLARATION] = SF(K_BOOL, declaration),
 	[AS_EXTERNAL] = SF(K_BOOL, external),
 	[AS_PROTOTYPED] = SF(K_BOOL, prototyped),
+	[AS_GNU_VECTOR] = SF(K_BOOL, gnu_vector),
 	[AS_LOCATION] = { 0, 0, K_LOC },
 };
 
@@ -159,7 +160,8 @@ static const struct slot_field slot_fields[AS_NR] = {
 static uint8_t attr_slot_of(const struct loader *l, uint16_t name)
 {
 	uint8_t slot = name < 256 ? attr_slots[name] :
-		       name == DW_AT_MIPS_linkage_name ? AS_LINKAGE_NAME : AS_SKIP;
+		       name == DW_AT_MIPS_linkage_name ? AS_LINKAGE_NAME :
+		       name == DW_AT_GNU_vector ? AS_GNU_VECTOR : AS_SKIP;
 
 	/* without the line table, decl_file names nothing, and only
 	 * pfunct -l (which reads it) prints decl_line: two fewer ops
@@ -538,6 +540,9 @@ static int apply_attr(struct loader *l, const struct dw_die *die, struct die_inf
 		break;
 	case AS_PROTOTYPED:
 		di->prototyped = a->u != 0;
+		break;
+	case AS_GNU_VECTOR:
+		di->gnu_vector = a->u != 0;
 		break;
 	case AS_INLINE:
 		attr_udata(a, &v);

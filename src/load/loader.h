@@ -39,6 +39,7 @@ struct __attribute__((aligned(16))) die_info {
 	bool has_low_pc, has_high_pc, high_pc_is_offset, has_count, has_upper_bound;
 	bool upper_bound_minus_one, has_const_value, has_location, has_stmt_list;
 	bool declaration, external, prototyped, const_value_is_string;
+	bool gnu_vector;		/* DW_AT_GNU_vector: an array is a vector */
 	/* Valid only when their has_ flag is set: not cleared. */
 	uint64_t type_off, origin_off, spec_off;
 	uint64_t bit_size, data_bit_offset, old_bit_offset;

@@ -182,6 +182,9 @@ struct type {
 		struct {		/* TK_ARRAY */
 			struct array_dim *dims;
 			uint32_t nr_dims;
+			/* a GNU vector (DW_AT_GNU_vector: vector_size);
+			 * BTF has none, it is an array there */
+			bool is_vector;
 		} array;
 		struct {		/* TK_FUNC_PROTO */
 			struct param *params;
@@ -278,11 +281,8 @@ struct cu_model {
 
 	/* A partial model (load_options.only_types): the unit's types that
 	 * pahole -C prints and what printing them reads, in DIE order; not a
-	 * model of the unit. has_alignment_info: some type or member of the
-	 * whole unit has DW_AT_alignment (the printers' cu->has_alignment_info,
-	 * which they cannot find among a partial model's types). */
+	 * model of the unit. */
 	bool partial;
-	bool has_alignment_info;
 
 	/* What a consumer's cu_stream prepare hook worked out for it on the
 	 * decoding thread (pipeline/cu_stream.h), in the arena; NULL if none. */

@@ -28,35 +28,16 @@ void layout_cache_init(struct layout_cache *lc, const struct cu_model *cu)
 	nr_chunks = ((size_t)lc->nr + LAYOUT_CHUNK - 1) / LAYOUT_CHUNK;
 	lc->chunks = calloc(nr_chunks ? nr_chunks : 1, sizeof(*lc->chunks));
 	lc->oom = lc->chunks == NULL;
-	lc->alignment_info = -1;
 }
 
 bool layout_has_alignment_info(struct layout_cache *lc)
 {
-	const struct cu_model *cu = lc->cu;
-
-	if (lc->alignment_info >= 0)
-		return lc->alignment_info;
-	if (cu->partial) {	/* the loader saw the whole unit */
-		lc->alignment_info = cu->has_alignment_info;
-		return cu->has_alignment_info;
-	}
-	lc->alignment_info = 0;
-	/* BTF holds no alignment: not a walk over ~100 k types and their
-	 * members for nothing (0.7 ms of `pahole task_struct`) */
-	if (cu->from_btf)
-		return false;
-	for (uint32_t i = 0; i < cu->nr_types && !lc->alignment_info; i++) {
-		const struct type *t = cu->types[i];
-
-		if (t->alignment)
-			lc->alignment_info = 1;
-		else if (is_composite(t))
-			for (uint32_t j = 0; j < t->composite.nr_members; j++)
-				if (t->composite.members[j].alignment)
-					lc->alignment_info = 1;
-	}
-	return lc->alignment_info;
+	/* pahole 1.24 takes it from the loader, not from the unit: its
+	 * DWARF loader declares alignment information (dwarf__ops'
+	 * has_alignment_info), its BTF loader none, whether or not any
+	 * DW_AT_alignment is there (a struct of an __int128 and a char pads
+	 * by force in a unit without one) */
+	return !lc->cu->from_btf;
 }
 
 void layout_cache_deinit(struct layout_cache *lc)
@@ -224,26 +205,29 @@ static void find_holes(const struct type *t, struct layout_class *c)
 			cur_bitfield_end = bit_end;
 		}
 
-		/* pahole keeps byte holes in 16-bit unsigned fields: a member
-		 * that starts before the previous one ended (BTF from clang
-		 * can say so) leaves a hole of 65536 minus the overlap */
+		/* pahole keeps byte holes in 16-bit unsigned fields, bit
+		 * holes and the holes' counts in 8-bit ones: a member that
+		 * starts before the previous one ended (BTF from clang can say
+		 * so; clang's DWARF of a packed struct whose bit-field is
+		 * followed by a member inside its storage unit too) leaves a
+		 * hole of 65536 minus the overlap, or 256 minus it in bits */
 		if (last) {
 			last->hole = (int)(uint16_t)byte_holes;
-			last->bit_hole = (int)bit_holes;
+			last->bit_hole = (int)(uint8_t)bit_holes;
 		} else {
 			c->pre_hole = (int)(uint16_t)byte_holes;
-			c->pre_bit_hole = (int)bit_holes;
+			c->pre_bit_hole = (int)(uint8_t)bit_holes;
 		}
 		if (bit_holes)
-			c->nr_bit_holes++;
+			c->nr_bit_holes = (uint8_t)(c->nr_bit_holes + 1);
 		if (byte_holes)
-			c->nr_holes++;
+			c->nr_holes = (uint8_t)(c->nr_holes + 1);
 		last = pos;
 	}
 	if (in_bitfield) {
 		int64_t bitfield_end = size_bits < cur_bitfield_end ?
 				       size_bits : cur_bitfield_end;
-		c->bit_padding = (int)(bitfield_end - last_seen_bit);
+		c->bit_padding = (int)(uint8_t)(bitfield_end - last_seen_bit);
 		last_seen_bit = bitfield_end;
 	} else {
 		c->bit_padding = 0;

@@ -57,8 +57,6 @@ struct layout_cache {
 	struct layout_class **chunks;
 	uint32_t nr;
 	bool oom;
-	/* layout_has_alignment_info(): -1 not known yet, else 0 or 1 */
-	int8_t alignment_info;
 };
 
 /* The entries pahole's type__for_each_member walks: data members (static
@@ -100,9 +98,8 @@ static inline bool layout_next(const struct type *t, struct layout_iter *it,
 
 void layout_cache_init(struct layout_cache *lc, const struct cu_model *cu);
 
-/* Some type or member of the unit has DW_AT_alignment (pahole's
- * cu->has_alignment_info, which enables the "Force padding" lines); found
- * on the first call, by a walk over the unit's types. */
+/* Whether pahole prints the "Force padding" lines for this unit: its
+ * loader's has_alignment_info, true for DWARF, false for BTF. */
 bool layout_has_alignment_info(struct layout_cache *lc);
 void layout_cache_deinit(struct layout_cache *lc);
 

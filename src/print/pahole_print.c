@@ -226,6 +226,31 @@ static size_t array_fprintf(struct pctx *p, const struct type *arr,
 	p->array_depth++;
 	printed = type_fprintf(p, elem, name, conf);
 	p->array_depth--;
+	if (arr->array.is_vector) {
+		/* pahole: " __attribute__ ((__vector_size__ (N)))", N the
+		 * elements (their dimensions flattened, none when the first is
+		 * 0: then one) times the size of the element type, typedefs
+		 * followed; no dimensions */
+		const struct type *et = arr->type;
+		unsigned long long flat = 0, size;
+		size_t before = p->sb->len;
+		unsigned hops = 0;
+
+		while (et && et->kind == TK_TYPEDEF && hops++ < MAX_TYPEDEF_HOPS)
+			et = et->type;
+		size = et ? c_type_size(et, p->lc->addr_size) : 0;
+
+		for (uint32_t i = 0; i < arr->array.nr_dims; i++) {
+			uint64_t n = arr->array.dims[i].count;
+
+			if (n == 0 && i == 0)
+				break;
+			flat = flat ? flat * n : n;
+		}
+		strbuf_addf(p->sb, " __attribute__ ((__vector_size__ (%llu)))",
+			    (flat ? flat : 1) * size);
+		return printed + p->sb->len - before;
+	}
 	for (uint32_t i = 0; i < arr->array.nr_dims; i++) {
 		uint32_t n = (uint32_t)arr->array.dims[i].count;
 		bool single = conf->last_member && conf->first_member;

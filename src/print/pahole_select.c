@@ -403,6 +403,45 @@ static int already_printed(struct pahole_select *ps, const struct type *t,
 	return keyset_add(&ps->printed, key->buf, key->len, hash_bytes(key->buf, key->len));
 }
 
+/*
+ * Whether pahole 1.24 fails to find T among the structs printed before
+ * even when one has T's identity: its compare (pahole.c
+ * type__compare_members) walks the printed struct's member entries
+ * (DW_TAG_member, DW_TAG_inheritance) beside all of T's child entries in
+ * DIE order, the others included (type__first_member() and
+ * class_member__next() skip none: a nested type, a method, a static
+ * member given as DW_TAG_variable), and a child that is not a member,
+ * met before T's last member, is read as one and differs. clang puts an
+ * anonymous member's type after that member, so a struct with such a
+ * member that is not its last one is printed again in every unit; gcc
+ * puts those types at the unit's level.
+ */
+static bool compare_out_of_step(const struct cu_model *cu, const struct type *t)
+{
+	const struct composite_cxx *x = t->composite.cxx;
+	uint64_t last = 0;
+
+	for (uint32_t i = 0; i < t->composite.nr_members; i++)
+		if (!t->composite.members[i].is_static_var &&
+		    t->composite.members[i].die_offset > last)
+			last = t->composite.members[i].die_offset;
+	for (uint32_t i = 0; x && i < x->nr_bases; i++)
+		if (x->bases[i].die_offset > last)
+			last = x->bases[i].die_offset;
+	for (uint32_t i = 0; i < t->composite.nr_nested; i++)
+		if (t->composite.nested[i]->die_offset < last)
+			return true;
+	for (uint32_t i = 0; i < t->composite.nr_members; i++)
+		if (t->composite.members[i].is_static_var &&
+		    t->composite.members[i].die_offset < last)
+			return true;
+	for (uint32_t i = 0; x && i < x->nr_methods; i++)
+		if (x->methods[i] < cu->nr_functions &&
+		    cu->functions[x->methods[i]].die_offset < last)
+			return true;
+	return false;
+}
+
 static int select_all(struct pahole_select *ps, struct cu_model *cu,
 		      struct layout_cache *lc, struct strbuf *out,
 		      struct d2b_error *err)
@@ -428,7 +467,7 @@ static int select_all(struct pahole_select *ps, struct cu_model *cu,
 			ret = d2b_error_oom(err);
 			break;
 		}
-		if (r == 1)
+		if (r == 1 && !compare_out_of_step(cu, t))
 			continue;
 		if (ps->o.mode == PAHOLE_SIZES) {
 			pahole_print_size_line(out, lc, t);

@@ -188,15 +188,17 @@ static void test_layout_chunks(void)
 		fprintf(stderr, "FAIL layout chunks: a base type has a record\n");
 		failures++;
 	}
-	if (layout_has_alignment_info(&lc)) {
-		fprintf(stderr, "FAIL layout chunks: alignment info without DW_AT_alignment\n");
+	/* pahole's DWARF loader has alignment information whether or not a
+	 * DW_AT_alignment is there (the "Force padding" lines); BTF has none */
+	if (!layout_has_alignment_info(&lc)) {
+		fprintf(stderr, "FAIL layout chunks: no alignment info from DWARF\n");
 		failures++;
 	}
 	layout_cache_deinit(&lc);
-	m2[1].alignment = 8;
+	cu.from_btf = true;
 	layout_cache_init(&lc, &cu);
-	if (!layout_has_alignment_info(&lc)) {
-		fprintf(stderr, "FAIL layout chunks: a member's alignment not seen\n");
+	if (layout_has_alignment_info(&lc)) {
+		fprintf(stderr, "FAIL layout chunks: alignment info from BTF\n");
 		failures++;
 	}
 	layout_cache_deinit(&lc);
