@@ -1,0 +1,264 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Randomized differential test against Debian's pahole 1.24 (the oracle).
+# For each seed, tests/tools/gen_types.py writes a translation unit full of
+# random type declarations (and a second unit with the same types, other
+# globals and functions). Each seed is built eight ways, {gcc,clang} x
+# {-O0,-O2} x {-gdwarf-4,-gdwarf-5}: half of the builds (alternating with
+# the seed) link both units into an executable of two CUs, the other half
+# are the first unit's ET_REL object (-c). gcc gets
+# -fno-eliminate-unused-debug-types on even seeds. On every build:
+#   (a) `pahole [OPTS] FILE`, ours against 1.24, byte for byte, stdout and
+#       stderr, for OPTS = (none), --hex, -s and -E -C S (the struct the
+#       generator names in its last line), as t2000 compares them: the
+#       lines "die__process_*: tag not supported ..." that we do not print
+#       (docs/compat.md) are dropped from 1.24's stderr first;
+#   (b) the BTF: `pahole -J --btf_encode_detached=F FILE`, ours and 1.24's
+#       (and both with --btf_gen_floats), compared by content with
+#       `dwarf2btf btfdiff` as t6070/t6090 do, plus the same number of
+#       types (bpftool), and bpftool must read ours.
+# A difference fails the test with the seed, compiler, flags, the commands
+# that rebuild the case and the first differing lines (for the first
+# failure of each check in a seed; the others in one line).
+#
+# The generator leaves out what docs/compat.md lists as deliberate
+# differences (_Atomic: P1, btf tags: P2/P5, type units: P3, C++: P4).
+# Excused, and counted in the last lines of the log:
+#   - a BTF function only in 1.24's that our --verbose names as skipped,
+#     or only in ours whose only symbols are clones: upstream's FUNC rules,
+#     which we follow on purpose (B1/M1; as t6091). The generator makes
+#     few of them (no static functions, no struct arguments; a double in
+#     a register at -O2 is "unexpected register usage" upstream);
+#   - both encoders failing on the same file: libbpf refuses a union
+#     member at a non-zero bit offset, which gcc's DWARF gives bit-fields
+#     of an under-aligned typedef.
+#
+# Environment (for exploring; the defaults are what ctest runs):
+#   D2B_T2040_SEEDS   the seeds, e.g. "1 2 3", "100-199" or "1-9 42"
+#                     (default below)
+#   D2B_T2040_JOBS    seeds run at once (default 2)
+#   D2B_T2040_KEEP    a directory: keep each failing seed's files there
+ORACLE=$(command -v pahole)
+OURS="$D2B_BUILD/pahole"
+GEN="$D2B_SRC/tests/tools/gen_types.py"
+
+# Worker mode: every build and comparison of one seed; the report (one
+# "checked N" line, FAIL blocks, "excused: ..." lines) goes to REPORT.
+#   t2040-random-types.sh --seed SEED DIR REPORT
+if [ "${1:-}" = --seed ]; then
+	set -u
+	seed=$2 dir=$3 report=$4
+	checked=0
+	mkdir -p "$dir" || exit 1
+	exec 3>"$report"
+
+	fail() {	# $1 = the case, $2 = what differs; diff lines on stdin
+		echo "FAIL: seed $seed: $1: $2"
+		echo "  rebuild: python3 $GEN $seed >u1.c; python3 $GEN $seed --unit 2 >u2.c; $build_cmd"
+		sed 's/^/  /'
+	} >&3
+
+	# run_cmp LABEL OPTS...: ours against 1.24 on $f
+	run_cmp() {
+		local label=$1 r=$dir/cmp
+		shift
+		checked=$((checked + 1))
+		timeout 60 "$ORACLE" "$@" "$f" >"$r.ref.out" 2>"$r.ref.raw"
+		grep -vE '^die__process_[a-z_]+: tag not supported 0x[0-9a-f]+ \([a-z_]+\)!$' \
+			"$r.ref.raw" >"$r.ref.err"
+		timeout 60 "$OURS" "$@" "$f" >"$r.our.out" 2>"$r.our.err"
+		if ! cmp -s "$r.ref.out" "$r.our.out"; then
+			diff -u "$r.ref.out" "$r.our.out" | head -20 |
+				fail "$case" "pahole $label: stdout differs (- 1.24, + ours)"
+		elif ! cmp -s "$r.ref.err" "$r.our.err"; then
+			diff -u "$r.ref.err" "$r.our.err" | head -10 |
+				fail "$case" "pahole $label: stderr differs (- 1.24, + ours)"
+		fi
+	}
+
+	# explained DIFF LOG: the lines of btfdiff's DIFF that upstream's
+	# function rules, which we follow on purpose (docs/compat.md B1, M1,
+	# as t6091 applies them), do not explain; the explained ones are
+	# counted in the report ("excused: REASON")
+	explained() {
+		local line name why
+		while IFS= read -r line; do
+			case $line in
+			'btfdiff: '*) continue ;;
+			'function '*': only in A')
+				# B1: our --verbose names it as skipped
+				name=${line#function }
+				name=${name%%: *}
+				if why=$(grep -m1 -F "$name : skipping BTF encoding of function due to " "$2"); then
+					echo "excused: B1, ${why#*due to }" >&3
+					continue
+				fi ;;
+			'function '*': only in B')
+				# M1: its only symbols are clones (NAME.isra.0)
+				name=${line#function }
+				name=${name%%: *}
+				if ! readelf -sW "$f" | awk '$4 == "FUNC" { print $8 }' | grep -qxF "$name" &&
+					readelf -sW "$f" | awk '$4 == "FUNC" { print $8 }' | grep -q "^$name\."; then
+					echo "excused: M1, clone symbols only" >&3
+					continue
+				fi ;;
+			esac
+			echo "$line"
+		done <"$1"
+	}
+
+	# btf_cmp OPTS...: -J with OPTS, ours against 1.24 on $f
+	btf_cmp() {
+		local r=$dir/btf label="pahole -J $*" rc rc1 rc2 n1 n2
+		checked=$((checked + 1))
+		rm -f "$r.ref" "$r.our"
+		timeout 60 "$ORACLE" -J "$@" --btf_encode_detached="$r.ref" "$f" >"$r.ref.log" 2>&1
+		rc1=$?
+		[ -s "$r.ref" ] || [ $rc1 -ne 0 ] || rc1=255
+		timeout 60 "$OURS" -J --verbose "$@" --btf_encode_detached="$r.our" "$f" >"$r.our.log" 2>&1
+		rc2=$?
+		[ -s "$r.our" ] || [ $rc2 -ne 0 ] || rc2=255
+		if [ $rc1 -ne 0 ] && [ $rc2 -ne 0 ]; then
+			# the same verdict: e.g. libbpf refuses a union member
+			# at a bit offset that gcc's DWARF gives an under-aligned
+			# bit-field (both say so, in their own words)
+			echo "excused: both failed to encode" >&3
+			return
+		elif [ $rc1 -ne 0 ]; then
+			head -5 "$r.ref.log" | fail "$case" "$label: pahole 1.24 failed (exit $rc1), ours did not"
+			return
+		elif [ $rc2 -ne 0 ]; then
+			grep -v ' : skipping BTF encoding of function due to ' "$r.our.log" | head -5 |
+				fail "$case" "$label: ours failed (exit $rc2), pahole 1.24 did not"
+			return
+		fi
+		if ! bpftool btf dump file "$r.our" >"$r.our.dump" 2>&1; then
+			head -5 "$r.our.dump" | fail "$case" "$label: bpftool rejects our BTF"
+			return
+		fi
+		bpftool btf dump file "$r.ref" >"$r.ref.dump" 2>&1
+		rc=0
+		"$D2B" btfdiff "$r.ref" "$r.our" >"$r.diff" 2>&1 || rc=$?
+		if [ $rc -eq 1 ]; then
+			explained "$r.diff" "$r.our.log" >"$r.left"
+			if [ -s "$r.left" ]; then
+				head -20 "$r.left" | fail "$case" "$label: btfdiff (A 1.24, B ours)"
+			fi
+			# (the prototypes of the functions left out differ too)
+			return
+		elif [ $rc -ne 0 ]; then
+			head -5 "$r.diff" | fail "$case" "$label: btfdiff failed (exit $rc)"
+			return
+		fi
+		n1=$(grep -c '^\[' "$r.ref.dump")
+		n2=$(grep -c '^\[' "$r.our.dump")
+		if [ "$n1" != "$n2" ]; then
+			diff <(sed -n 's/^\[[0-9]*\] //p' "$r.ref.dump" | sort) \
+				<(sed -n 's/^\[[0-9]*\] //p' "$r.our.dump" | sort) | head -20 |
+				fail "$case" "$label: $n1 types in 1.24's BTF, $n2 in ours (sorted type lines, < 1.24, > ours)"
+		fi
+	}
+
+	if ! python3 "$GEN" "$seed" >"$dir/u1.c" ||
+		! python3 "$GEN" "$seed" --unit 2 >"$dir/u2.c"; then
+		echo "FAIL: seed $seed: gen_types.py failed" >&3
+		exit 0
+	fi
+	expand=$(sed -n 's|^/\* expand: \([A-Za-z0-9_]*\) \*/$|\1|p' "$dir/u1.c")
+	i=0
+	for cc in gcc clang; do
+		for o in 0 2; do
+			for v in 4 5; do
+				i=$((i + 1))
+				cflags=(-g "-gdwarf-$v" "-O$o" -Wall)
+				[ $cc = gcc ] && [ $((seed % 2)) = 0 ] &&
+					cflags+=(-fno-eliminate-unused-debug-types)
+				f=$dir/$cc.O$o.dwarf$v
+				if [ $(((seed + i) % 2)) = 0 ]; then
+					f=$f.o
+					build_cmd="$cc ${cflags[*]} -c u1.c"
+					kind="object"
+					set -- -c "$dir/u1.c"
+				else
+					build_cmd="$cc ${cflags[*]} u1.c u2.c"
+					kind="executable, 2 CUs"
+					set -- "$dir/u1.c" "$dir/u2.c"
+				fi
+				case="$cc ${cflags[*]} ($kind)"
+				if ! $cc "${cflags[@]}" "$@" -o "$f" 2>"$f.cc.err"; then
+					head -5 "$f.cc.err" | fail "$case" "does not compile (a generator bug)"
+					continue
+				fi
+				run_cmp "(no options)"
+				run_cmp "--hex" --hex
+				run_cmp "-s" -s
+				[ -n "$expand" ] && run_cmp "-E -C $expand" -E -C "$expand"
+				btf_cmp
+				btf_cmp --btf_gen_floats
+			done
+		done
+	done
+	echo "checked $checked" >&3
+	exit 0
+fi
+
+. "$D2B_SRC/tests/lib.sh"
+set -u
+d2b_need_cmd pahole gcc clang python3 bpftool readelf timeout
+[ -x "$OURS" ] || d2b_fail "no $OURS"
+[ -x "$D2B" ] || d2b_fail "no $D2B"
+"$ORACLE" --version 2>/dev/null | grep -qx 'v1.24' || d2b_skip "oracle is not pahole v1.24"
+
+# (173 and 206: gcc's DWARF 4 for bit-fields of under-aligned typedefs)
+seeds=
+for s in ${D2B_T2040_SEEDS:-1-38 173 206}; do
+	case $s in
+	*-*) seeds="$seeds $(seq "${s%-*}" "${s#*-}" | tr '\n' ' ')" ;;
+	*) seeds="$seeds $s" ;;
+	esac
+done
+jobs=${D2B_T2040_JOBS:-2}
+tmp=$(d2b_tmpdir)
+mkdir -p "$tmp/reports" || d2b_fail "mkdir"
+
+start=$SECONDS
+for s in $seeds; do
+	echo "$s $tmp/seed$s $tmp/reports/$s"
+done | xargs -P"$jobs" -L1 bash "$0" --seed
+
+nseeds=0 fails=0 checked=0
+for s in $seeds; do
+	nseeds=$((nseeds + 1))
+	r=$tmp/reports/$s
+	if [ ! -f "$r" ] || ! grep -q '^checked [0-9]*$' "$r"; then
+		echo "FAIL: seed $s: no report (the worker died)"
+		fails=$((fails + 1))
+		continue
+	fi
+	checked=$((checked + $(sed -n 's/^checked //p' "$r")))
+	grep '^excused: ' "$r" >>"$tmp/excused"
+	if grep -q '^FAIL' "$r"; then
+		fails=$((fails + $(grep -c '^FAIL' "$r")))
+		# in full the first failure of each check (pahole OPTS,
+		# -J OPTS, the compiler) of the seed, the others in one line
+		grep -v -e '^checked ' -e '^excused: ' "$r" | awk '
+			/^FAIL/ {
+				k = $0
+				sub(/^FAIL: seed [0-9]+: [^:]*: /, "", k)
+				sub(/:.*/, "", k)
+				full = !(k in seen)
+				seen[k] = 1
+			}
+			full || /^FAIL/'
+		if [ -n "${D2B_T2040_KEEP:-}" ]; then
+			mkdir -p "$D2B_T2040_KEEP" && cp -r "$tmp/seed$s" "$D2B_T2040_KEEP/"
+		fi
+	fi
+done
+[ "$checked" -gt 0 ] || d2b_fail "nothing compared"
+echo "$nseeds seeds, $checked comparisons in $((SECONDS - start)) s: $fails failures"
+if [ -s "$tmp/excused" ]; then
+	echo "excused (not failures):"
+	sort "$tmp/excused" | uniq -c | sort -rn
+fi
+[ "$fails" -eq 0 ]
