@@ -232,7 +232,10 @@ static void find_holes(const struct type *t, struct layout_class *c)
 	} else {
 		c->bit_padding = 0;
 	}
-	c->padding = (int)((int64_t)(uint32_t)t->size - last_seen_bit / 8);
+	/* 16-bit unsigned, as 1.24's class->padding: a member past the
+	 * struct's end (hostile DWARF) leaves 65536 minus the excess, and
+	 * the "Force padding" lines stay fewer than 65536 */
+	c->padding = (int)(uint16_t)((int64_t)(uint32_t)t->size - last_seen_bit / 8);
 }
 
 struct layout_class *layout_holes(struct layout_cache *lc, const struct type *t)
