@@ -168,7 +168,6 @@ static int resolve_origins(struct loader *l)
 				f->nr_params = o->nr_params;
 				f->varargs = o->varargs;
 			}
-			f->varargs |= o->varargs;
 			next = o->origin_offset ? o->origin_offset : o->specification_offset;
 		}
 	}
