@@ -38,6 +38,10 @@
 #                     (default below)
 #   D2B_T2040_JOBS    seeds run at once (default 2)
 #   D2B_T2040_KEEP    a directory: keep each failing seed's files there
+#   D2B_T2040_GENFLAGS  more arguments for gen_types.py, e.g. --more-funcs
+#                     (static, inline, K&R functions, struct arguments and
+#                     returns: for pfunct; their BTF FUNCs differ on
+#                     purpose, B1/M1, so they are not in the default run)
 ORACLE=$(command -v pahole)
 OURS="$D2B_BUILD/pahole"
 GEN="$D2B_SRC/tests/tools/gen_types.py"
@@ -54,7 +58,7 @@ if [ "${1:-}" = --seed ]; then
 
 	fail() {	# $1 = the case, $2 = what differs; diff lines on stdin
 		echo "FAIL: seed $seed: $1: $2"
-		echo "  rebuild: python3 $GEN $seed >u1.c; python3 $GEN $seed --unit 2 >u2.c; $build_cmd"
+		echo "  rebuild: python3 $GEN $seed ${D2B_T2040_GENFLAGS:-}>u1.c; python3 $GEN $seed --unit 2 ${D2B_T2040_GENFLAGS:-}>u2.c; $build_cmd"
 		sed 's/^/  /'
 	} >&3
 
@@ -159,8 +163,9 @@ if [ "${1:-}" = --seed ]; then
 		fi
 	}
 
-	if ! python3 "$GEN" "$seed" >"$dir/u1.c" ||
-		! python3 "$GEN" "$seed" --unit 2 >"$dir/u2.c"; then
+	# shellcheck disable=SC2086
+	if ! python3 "$GEN" "$seed" ${D2B_T2040_GENFLAGS:-} >"$dir/u1.c" ||
+		! python3 "$GEN" "$seed" --unit 2 ${D2B_T2040_GENFLAGS:-} >"$dir/u2.c"; then
 		echo "FAIL: seed $seed: gen_types.py failed" >&3
 		exit 0
 	fi

@@ -33,6 +33,16 @@ accepts:
     pointers to the types (their parameters are all used, so optimised
     builds keep their locations).
 
+With --more-funcs, more varied functions follow (for pfunct): static,
+static inline, noinline static and extern ones, K&R definitions, struct
+and union parameters and returns by value, function pointer parameters and returns,
+varargs, and declarations (unnamed parameters) of the other unit's extern
+functions, all called from uN_call_all(). They come after the other
+functions, so the rest of the output is the same bytes as without it.
+They are not in t2040's default run (their BTF FUNCs differ on purpose,
+B1/M1). gcc may add notes (not warnings) on the ABI of over-aligned
+structs passed by value.
+
 The last line names a big struct for `pahole -E -C`: /* expand: NAME */.
 
 With --unit N (default 1) the types are the same (the same random stream),
@@ -201,10 +211,11 @@ def int_bits(t):
 
 
 class Gen:
-    def __init__(self, seed, unit):
+    def __init__(self, seed, unit, more_funcs=False):
         self.r = random.Random(seed)
         self.seed = seed
         self.unit = unit
+        self.more_funcs = more_funcs
         self.out = []
         self.n = 0
         self.tags = []  # every Tag declared so far
@@ -743,6 +754,8 @@ class Gen:
         self.emit('')
         for i in range(r.randint(2, 6)):
             self.gen_function('%sf%d' % (u, i), u)
+        if self.more_funcs:
+            self.gen_more_functions(u)
         if self.unit == 1:
             self.emit('int main(void)')
             self.emit('{')
@@ -750,6 +763,156 @@ class Gen:
             self.emit('}')
         if self.expand:
             self.emit('/* expand: %s */' % self.expand[0])
+
+    # ---- more varied functions (--more-funcs: pfunct) ----------------
+
+    def by_value(self):
+        """(type, global name) of a complete struct or union global of
+        this unit, to pass or return by value (None: there is none)."""
+        pool = []
+        for i, t in enumerate(self.globals):
+            s = strip(t)
+            if isinstance(s, Name) and s.kind in ('struct', 'union') and \
+                    complete(t) and not has_fam(t):
+                pool.append((t, '%sg%d' % (self.uprefix, i)))
+        return self.r.choice(pool) if pool else None
+
+    def more_param(self):
+        """(type, argument expression for a call) of one parameter."""
+        r = self.r
+        w = r.random()
+        if w < 0.2:
+            bv = self.by_value()
+            if bv is not None:
+                return bv
+        if w < 0.35:
+            # a function pointer with a prototype (or varargs)
+            return Ptr(self.rand_func(1)), '0'
+        if w < 0.45:
+            t = self.typedef_ref(True)
+            s = strip(t) if t is not None else None
+            if isinstance(s, Ptr):
+                return t, '0'
+            if isinstance(s, Name) and s.kind == 'base':
+                return t, '1'
+        if w < 0.7:
+            t = self.base(ints_only=self.chance(0.85))
+            if self.chance(0.2):
+                t = self.with_quals(t, ['const'])
+            return t, '1'
+        if w < 0.85 and self.globals:
+            return Ptr(self.with_quals(r.choice(self.globals),
+                                       self.quals(0.3))), '0'
+        return self.rand_ptr(1), '0'
+
+    def more_ret(self):
+        """(type, return expression) of a function's return value."""
+        w = self.r.random()
+        if w < 0.2:
+            return Name('void', 'void'), None
+        if w < 0.35:
+            bv = self.by_value()
+            if bv is not None:
+                return bv
+        if w < 0.5:
+            return Ptr(self.rand_func(1)), '0'
+        if w < 0.6:
+            t = self.tag_ref(('enum',), True)
+            if t is not None:
+                return t, '0'
+        if w < 0.75:
+            return self.rand_ptr(1), '0'
+        t = self.base(ints_only=True)
+        return t, '(%s)%ssink_long' % (t.text, self.uprefix)
+
+    def use_param(self, t, pn):
+        u = self.uprefix
+        s = strip(t)
+        if isinstance(s, Ptr):
+            return '\t%ssink_ptr = (void *)%s;' % (u, pn)
+        if isinstance(s, Name) and s.kind in ('struct', 'union'):
+            return '\t%stake((void *)&%s, sizeof %s);' % (u, pn, pn)
+        if isinstance(s, Name) and s.kind == 'base' and s.info[0] is None:
+            return '\t%ssink_dbl += %s;' % (u, pn)
+        return '\t%ssink_long += (long)%s;' % (u, pn)
+
+    def gen_more_functions(self, u):
+        """Static (noinline, inline, plain) and extern functions, K&R
+        definitions, struct parameters and returns by value, function
+        pointer parameters and returns, varargs; calls of the other
+        unit's extern functions through declarations; a caller of them
+        all, so that no static function is unused."""
+        r = self.r
+        self.uprefix = u
+        other = 'u%d_' % (3 - self.unit)
+        calls, decls = [], []
+        # (a struct parameter's address, kept where -Wdangling-pointer
+        # does not see it; not const void *, for -Wmaybe-uninitialized
+        # on padding)
+        self.emit('__attribute__((noinline)) void %stake(void *p, '
+                  'unsigned long n)' % u)
+        self.emit('{')
+        self.emit('\t%ssink_ptr = (void *)p;' % u)
+        self.emit('\t%ssink_long += (long)n;' % u)
+        self.emit('}')
+        self.emit('')
+        for i in range(r.randint(3, 8)):
+            storage = r.choice(['', '', 'static ', 'static ',
+                                'static inline ', 'static ',
+                                '__attribute__((noinline)) static '])
+            kr = storage == '' and self.chance(0.1)
+            n = r.choice([0, 1, 1, 2, 2, 3, 4, 6])
+            params = [self.more_param() for _ in range(n)]
+            if kr:
+                # (K&R: promoted types only, so a call converts nothing)
+                params = [(Name(x, 'base', (b, b // 8)), '1') for x, b in
+                          [r.choice([('int', 32), ('long', 64),
+                                     ('unsigned', 32)]) for _ in range(n)]]
+            varargs = n > 0 and not kr and self.chance(0.15)
+            ret, rexpr = self.more_ret()
+            name = '%sm%d' % (u, i)
+            pnames = ['p%d' % k for k in range(n)]
+            if kr:
+                head = declare(ret, '%s(%s)' % (name, ', '.join(pnames)))
+                head += ''.join('\n%s;' % declare(t, pn) for (t, _), pn in
+                                zip(params, pnames))
+            else:
+                plist = ', '.join(declare(t, pn) for (t, _), pn in
+                                  zip(params, pnames)) or 'void'
+                if varargs:
+                    plist += ', ...'
+                head = declare(ret, '%s(%s)' % (name, plist))
+            self.emit(storage + head)
+            self.emit('{')
+            for (t, _), pn in zip(params, pnames):
+                self.emit(self.use_param(t, pn))
+            if rexpr is not None:
+                self.emit('\treturn %s;' % rexpr)
+            self.emit('}')
+            self.emit('')
+            args = [a for _, a in params] + (['2'] if varargs else [])
+            call = '%s(%s)' % (name, ', '.join(args))
+            if storage.startswith('static') or storage.startswith('__'):
+                calls.append(call)
+            elif not kr:
+                # the other unit declares it (no names) and calls it
+                proto = ', '.join(declare(t) for t, _ in params) or 'void'
+                if varargs:
+                    proto += ', ...'
+                decls.append('extern ' + declare(
+                    ret, '%sm%d(%s)' % (other, i, proto)))
+                calls.append('%sm%d(%s)' % (other, i, ', '.join(args)))
+        for d in decls:
+            self.emit(d + ';')
+        self.emit('')
+        # the caller: its own calls of the other unit's functions only in
+        # the executable (an object of unit 1 alone leaves them undefined)
+        self.emit('void %scall_all(void)' % u)
+        self.emit('{')
+        for c in calls:
+            self.emit('\t(void)%s;' % c)
+        self.emit('}')
+        self.emit('')
 
     def gen_function(self, name, u):
         r = self.r
@@ -813,8 +976,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('seed', type=int)
     ap.add_argument('--unit', type=int, default=1)
+    ap.add_argument('--more-funcs', action='store_true')
     a = ap.parse_args()
-    sys.stdout.write(Gen(a.seed, a.unit).generate())
+    sys.stdout.write(Gen(a.seed, a.unit, a.more_funcs).generate())
 
 
 if __name__ == '__main__':
