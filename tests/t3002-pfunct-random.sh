@@ -1,0 +1,187 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Randomized differential test of pfunct against Debian's pfunct 1.24 (the
+# oracle, /usr/bin/pfunct). For each seed, tests/tools/gen_types.py
+# --more-funcs writes two translation units of random types and varied
+# functions (static, static inline, noinline, extern, K&R definitions,
+# struct and union parameters and returns by value, function pointer
+# parameters and returns, varargs, declarations of the other unit's
+# functions). Each seed is built eight ways, as t2040 builds it,
+# {gcc,clang} x {-O0,-O2} x {-gdwarf-4,-gdwarf-5}: half of the builds
+# (alternating with the seed) link both units into an executable of two
+# CUs, the other half are the first unit's ET_REL object (-c). gcc gets
+# -fno-eliminate-unused-debug-types on even seeds. A compiler warning or
+# error is a generator bug and fails the seed. On every build, `pfunct
+# [OPTS] FILE`, ours against 1.24, stdout byte for byte (and ours must
+# exit 0), as t3000 compares them: 1.24's stderr is dropped and its
+# "(null):N */" becomes "(null):0 */" (PF-NULL-LINE, docs/compat-pfunct.md);
+# nothing else is excused. OPTS:
+#   - on four of the eight builds (alternating with the seed): (none), -P,
+#     --no_parm_names -P, -s, -V, -E, -H, -p, -N, -l -P and -l;
+#     on the other four: (none), -P and -s;
+#   - on every build: -f NAME for every name 1.24 lists and one it does
+#     not, and --function=main --no_parm_names.
+# The generator leaves out what docs/compat-pfunct.md lists as differences
+# (_Atomic: PF-ATOMIC, C++: PF-CXX, PF-RVALUE, type units: PF-TYPE-UNITS,
+# btf_type_tag: PF-BTF-TYPE-TAG).
+# A difference fails the test with the seed, compiler, flags, the commands
+# that rebuild the case and the first differing lines (for the first
+# failure of each check in a seed; the others in one line).
+#
+# Environment (for exploring; the defaults are what ctest runs):
+#   D2B_T3002_SEEDS   the seeds, e.g. "1 2 3", "100-199" or "1-9 42"
+#                     (default below)
+#   D2B_T3002_JOBS    seeds run at once (default 2)
+#   D2B_T3002_KEEP    a directory: keep each failing seed's files there
+#   D2B_T3002_ALLMODES=1  every option set on all eight builds
+#   D2B_PFUNCT        our pfunct (default $D2B_BUILD/pfunct), as in t3000
+ORACLE=/usr/bin/pfunct
+OURS=${D2B_PFUNCT:-$D2B_BUILD/pfunct}
+GEN="$D2B_SRC/tests/tools/gen_types.py"
+
+# Worker mode: every build and comparison of one seed; the report (one
+# "checked N" line and FAIL blocks) goes to REPORT.
+#   t3002-pfunct-random.sh --seed SEED DIR REPORT
+if [ "${1:-}" = --seed ]; then
+	set -u
+	seed=$2 dir=$3 report=$4
+	checked=0
+	mkdir -p "$dir" || exit 1
+	exec 3>"$report"
+
+	fail() {	# $1 = the case, $2 = what differs; detail lines on stdin
+		echo "FAIL: seed $seed: $1: $2"
+		echo "  rebuild: python3 $GEN $seed --more-funcs >u1.c; python3 $GEN $seed --unit 2 --more-funcs >u2.c; $build_cmd"
+		sed 's/^/  /'
+	} >&3
+
+	# oracle ARGS...: pfunct 1.24's stdout, PF-NULL-LINE normalized
+	oracle() {
+		timeout 60 "$ORACLE" "$@" 2>/dev/null | sed 's|(null):[0-9]* \*/$|(null):0 */|'
+	}
+
+	# same OPTS...: ours against 1.24 on $f
+	same() {
+		local r=$dir/cmp rc=0 label="pfunct${*:+ $*}"
+		checked=$((checked + 1))
+		oracle "$@" "$f" >"$r.ref"
+		timeout 60 "$OURS" "$@" "$f" >"$r.our" 2>"$r.err" || rc=$?
+		if [ $rc -ne 0 ]; then
+			head -5 "$r.err" | fail "$case" "$label: ours exited $rc"
+		elif ! cmp -s "$r.ref" "$r.our"; then
+			diff -u "$r.ref" "$r.our" | head -20 |
+				fail "$case" "$label: stdout differs (- 1.24, + ours)"
+		fi
+	}
+
+	if ! python3 "$GEN" "$seed" --more-funcs >"$dir/u1.c" ||
+		! python3 "$GEN" "$seed" --unit 2 --more-funcs >"$dir/u2.c"; then
+		echo "FAIL: seed $seed: gen_types.py failed" >&3
+		exit 0
+	fi
+	i=0
+	for cc in gcc clang; do
+		for o in 0 2; do
+			for v in 4 5; do
+				i=$((i + 1))
+				cflags=(-g "-gdwarf-$v" "-O$o" -Wall)
+				[ $cc = gcc ] && [ $((seed % 2)) = 0 ] &&
+					cflags+=(-fno-eliminate-unused-debug-types)
+				f=$dir/$cc.O$o.dwarf$v
+				if [ $(((seed + i) % 2)) = 0 ]; then
+					f=$f.o
+					build_cmd="$cc ${cflags[*]} -c u1.c"
+					kind="object"
+					set -- -c "$dir/u1.c"
+				else
+					build_cmd="$cc ${cflags[*]} u1.c u2.c"
+					kind="executable, 2 CUs"
+					set -- "$dir/u1.c" "$dir/u2.c"
+				fi
+				case="$cc ${cflags[*]} ($kind)"
+				if ! $cc "${cflags[@]}" "$@" -o "$f" 2>"$f.cc.err"; then
+					head -5 "$f.cc.err" | fail "$case" "does not compile (a generator bug)"
+					continue
+				fi
+				if grep -qE '(warning|error):' "$f.cc.err"; then
+					grep -E '(warning|error):' "$f.cc.err" | head -5 |
+						fail "$case" "compiler warning (a generator bug)"
+				fi
+				if [ "${D2B_T3002_ALLMODES:-0}" = 1 ] || [ $((i % 2)) = $((seed % 2)) ]; then
+					modes=("" "-P" "--no_parm_names -P" "-s" "-V" "-E" "-H" "-p" "-N" "-l -P" "-l")
+				else
+					modes=("" "-P" "-s")
+				fi
+				for m in "${modes[@]}"; do
+					# shellcheck disable=SC2086
+					same $m
+				done
+				for fn in $(oracle "$f" | sort -u) no_such_function; do
+					same -f "$fn"
+				done
+				same --function=main --no_parm_names
+			done
+		done
+	done
+	echo "checked $checked" >&3
+	exit 0
+fi
+
+. "$D2B_SRC/tests/lib.sh"
+set -u
+d2b_need_cmd gcc clang python3 timeout
+[ -x "$ORACLE" ] || d2b_skip "needs $ORACLE (Debian's dwarves 1.24)"
+"$ORACLE" --version 2>/dev/null | grep -qx 'v1.24' || d2b_skip "$ORACLE is not v1.24"
+[ -x "$OURS" ] || d2b_fail "no $OURS"
+
+# (14: gcc -O2's out-of-line copy of a varargs function, which 1.24
+# prints without "..." when the copy's own DIE has none)
+seeds=
+for s in ${D2B_T3002_SEEDS:-1-24}; do
+	case $s in
+	*-*) seeds="$seeds $(seq "${s%-*}" "${s#*-}" | tr '\n' ' ')" ;;
+	*) seeds="$seeds $s" ;;
+	esac
+done
+jobs=${D2B_T3002_JOBS:-2}
+tmp=$(d2b_tmpdir)
+mkdir -p "$tmp/reports" || d2b_fail "mkdir"
+
+start=$SECONDS
+for s in $seeds; do
+	echo "$s $tmp/seed$s $tmp/reports/$s"
+done | xargs -P"$jobs" -L1 bash "$0" --seed
+
+nseeds=0 fails=0 checked=0
+for s in $seeds; do
+	nseeds=$((nseeds + 1))
+	r=$tmp/reports/$s
+	if [ ! -f "$r" ] || ! grep -q '^checked [0-9]*$' "$r"; then
+		echo "FAIL: seed $s: no report (the worker died)"
+		fails=$((fails + 1))
+		continue
+	fi
+	checked=$((checked + $(sed -n 's/^checked //p' "$r")))
+	if grep -q '^FAIL' "$r"; then
+		fails=$((fails + $(grep -c '^FAIL' "$r")))
+		# in full the first failure of each check (pfunct OPTS, -f
+		# whatever the NAME, the compiler) of the seed, the others in
+		# one line
+		grep -v '^checked ' "$r" | awk '
+			/^FAIL/ {
+				k = $0
+				sub(/^FAIL: seed [0-9]+: [^:]*: /, "", k)
+				sub(/:.*/, "", k)
+				sub(/^pfunct -f .*/, "pfunct -f", k)
+				full = !(k in seen)
+				seen[k] = 1
+			}
+			full || /^FAIL/'
+		if [ -n "${D2B_T3002_KEEP:-}" ]; then
+			mkdir -p "$D2B_T3002_KEEP" && cp -r "$tmp/seed$s" "$D2B_T3002_KEEP/"
+		fi
+	fi
+done
+[ "$checked" -gt 0 ] || d2b_fail "nothing compared"
+echo "$nseeds seeds, $checked comparisons in $((SECONDS - start)) s: $fails failures"
+[ "$fails" -eq 0 ]
