@@ -268,3 +268,63 @@ d2b_fixtures() {
 	done
 	return $rc
 }
+
+# d2b_random_run SCRIPT SEEDS JOBS KEEP: the driver of a randomized test
+# (t2040, t3002). SEEDS names the seeds ("1-38 173 206"); for each, runs
+# "bash SCRIPT --seed SEED DIR REPORT" (JOBS at once), whose REPORT holds a
+# "checked N" line, FAIL lines with what follows them, and "excused: "
+# lines. Prints each seed's failures (in full the first of each check, a
+# check being what a FAIL line names after the build, "-f NAME" one for
+# every NAME; the others in one line), copies a failing seed's files into
+# KEEP when KEEP is not empty, then the totals and the excused lines
+# counted. Returns 0 when something was compared and nothing failed.
+d2b_random_run() {
+	local script=$1 spec=$2 jobs=$3 keep=$4 tmp seeds= s r
+	local nseeds=0 fails=0 checked=0 start=$SECONDS
+
+	tmp=$(d2b_tmpdir)
+	mkdir -p "$tmp/reports" || d2b_fail "mkdir"
+	for s in $spec; do
+		case $s in
+		*-*) seeds="$seeds $(seq "${s%-*}" "${s#*-}" | tr '\n' ' ')" ;;
+		*) seeds="$seeds $s" ;;
+		esac
+	done
+	for s in $seeds; do
+		echo "$s $tmp/seed$s $tmp/reports/$s"
+	done | xargs -P"$jobs" -L1 bash "$script" --seed
+	: >"$tmp/excused"
+	for s in $seeds; do
+		nseeds=$((nseeds + 1))
+		r=$tmp/reports/$s
+		if [ ! -f "$r" ] || ! grep -q '^checked [0-9]*$' "$r"; then
+			echo "FAIL: seed $s: no report (the worker died)"
+			fails=$((fails + 1))
+			continue
+		fi
+		checked=$((checked + $(sed -n 's/^checked //p' "$r")))
+		grep '^excused: ' "$r" >>"$tmp/excused"
+		grep -q '^FAIL' "$r" || continue
+		fails=$((fails + $(grep -c '^FAIL' "$r")))
+		grep -v -e '^checked ' -e '^excused: ' "$r" | awk '
+			/^FAIL/ {
+				k = $0
+				sub(/^FAIL: seed [0-9]+: [^:]*: /, "", k)
+				sub(/:.*/, "", k)
+				sub(/ -f .*/, " -f", k)
+				full = !(k in seen)
+				seen[k] = 1
+			}
+			full || /^FAIL/'
+		if [ -n "$keep" ]; then
+			mkdir -p "$keep" && cp -r "$tmp/seed$s" "$keep/"
+		fi
+	done
+	[ "$checked" -gt 0 ] || d2b_fail "nothing compared"
+	echo "$nseeds seeds, $checked comparisons in $((SECONDS - start)) s: $fails failures"
+	if [ -s "$tmp/excused" ]; then
+		echo "excused (not failures):"
+		sort "$tmp/excused" | uniq -c | sort -rn
+	fi
+	[ "$fails" -eq 0 ]
+}
