@@ -328,3 +328,46 @@ d2b_random_run() {
 	fi
 	[ "$fails" -eq 0 ]
 }
+
+# d2b_random_builds SEED DIR CALLBACK: for a randomized test's worker,
+# builds DIR/u1.c (and DIR/u2.c) eight ways, {gcc,clang} x {-O0,-O2} x
+# {-gdwarf-4,-gdwarf-5}: as the unit's ET_REL object or as an executable of
+# the two units, alternating with SEED; gcc with
+# -fno-eliminate-unused-debug-types on even seeds. For each build it sets
+# i (1..8), f (the file), case (what was built), build_cmd (how, for the
+# "rebuild:" line) and ccerr (the compiler's messages) and runs CALLBACK;
+# a build that fails is given to the caller's "fail CASE WHAT" instead.
+d2b_random_builds() {
+	local seed=$1 dir=$2 callback=$3 cc o v kind
+	local -a cflags src
+
+	i=0
+	for cc in gcc clang; do
+		for o in 0 2; do
+			for v in 4 5; do
+				i=$((i + 1))
+				cflags=(-g "-gdwarf-$v" "-O$o" -Wall)
+				[ $cc = gcc ] && [ $((seed % 2)) = 0 ] &&
+					cflags+=(-fno-eliminate-unused-debug-types)
+				f=$dir/$cc.O$o.dwarf$v
+				if [ $(((seed + i) % 2)) = 0 ]; then
+					f=$f.o
+					build_cmd="$cc ${cflags[*]} -c u1.c"
+					kind="object"
+					src=(-c "$dir/u1.c")
+				else
+					build_cmd="$cc ${cflags[*]} u1.c u2.c"
+					kind="executable, 2 CUs"
+					src=("$dir/u1.c" "$dir/u2.c")
+				fi
+				case="$cc ${cflags[*]} ($kind)"
+				ccerr=$f.cc.err
+				if ! $cc "${cflags[@]}" "${src[@]}" -o "$f" 2>"$ccerr"; then
+					head -5 "$ccerr" | fail "$case" "does not compile (a generator bug)"
+					continue
+				fi
+				"$callback"
+			done
+		done
+	done
+}

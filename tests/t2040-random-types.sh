@@ -49,7 +49,9 @@ GEN="$D2B_SRC/tests/tools/gen_types.py"
 # Worker mode: every build and comparison of one seed; the report (one
 # "checked N" line, FAIL blocks, "excused: ..." lines) goes to REPORT.
 #   t2040-random-types.sh --seed SEED DIR REPORT
+# shellcheck disable=SC2317 # (the checks are called back by d2b_random_builds)
 if [ "${1:-}" = --seed ]; then
+	. "$D2B_SRC/tests/lib.sh"
 	set -u
 	seed=$2 dir=$3 report=$4
 	checked=0
@@ -170,39 +172,17 @@ if [ "${1:-}" = --seed ]; then
 		exit 0
 	fi
 	expand=$(sed -n 's|^/\* expand: \([A-Za-z0-9_]*\) \*/$|\1|p' "$dir/u1.c")
-	i=0
-	for cc in gcc clang; do
-		for o in 0 2; do
-			for v in 4 5; do
-				i=$((i + 1))
-				cflags=(-g "-gdwarf-$v" "-O$o" -Wall)
-				[ $cc = gcc ] && [ $((seed % 2)) = 0 ] &&
-					cflags+=(-fno-eliminate-unused-debug-types)
-				f=$dir/$cc.O$o.dwarf$v
-				if [ $(((seed + i) % 2)) = 0 ]; then
-					f=$f.o
-					build_cmd="$cc ${cflags[*]} -c u1.c"
-					kind="object"
-					set -- -c "$dir/u1.c"
-				else
-					build_cmd="$cc ${cflags[*]} u1.c u2.c"
-					kind="executable, 2 CUs"
-					set -- "$dir/u1.c" "$dir/u2.c"
-				fi
-				case="$cc ${cflags[*]} ($kind)"
-				if ! $cc "${cflags[@]}" "$@" -o "$f" 2>"$f.cc.err"; then
-					head -5 "$f.cc.err" | fail "$case" "does not compile (a generator bug)"
-					continue
-				fi
-				run_cmp "(no options)"
-				run_cmp "--hex" --hex
-				run_cmp "-s" -s
-				[ -n "$expand" ] && run_cmp "-E -C $expand" -E -C "$expand"
-				btf_cmp
-				btf_cmp --btf_gen_floats
-			done
-		done
-	done
+	# the checks of one build (d2b_random_builds sets f, case, i, ccerr)
+	check_build() {
+		run_cmp "(no options)"
+		run_cmp "--hex" --hex
+		run_cmp "-s" -s
+		[ -n "$expand" ] && run_cmp "-E -C $expand" -E -C "$expand"
+		btf_cmp
+		btf_cmp --btf_gen_floats
+	}
+
+	d2b_random_builds "$seed" "$dir" check_build
 	echo "checked $checked" >&3
 	exit 0
 fi

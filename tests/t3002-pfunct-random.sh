@@ -42,7 +42,9 @@ GEN="$D2B_SRC/tests/tools/gen_types.py"
 # Worker mode: every build and comparison of one seed; the report (one
 # "checked N" line and FAIL blocks) goes to REPORT.
 #   t3002-pfunct-random.sh --seed SEED DIR REPORT
+# shellcheck disable=SC2317 # (the checks are called back by d2b_random_builds)
 if [ "${1:-}" = --seed ]; then
+	. "$D2B_SRC/tests/lib.sh"
 	set -u
 	seed=$2 dir=$3 report=$4
 	checked=0
@@ -79,50 +81,28 @@ if [ "${1:-}" = --seed ]; then
 		echo "FAIL: seed $seed: gen_types.py failed" >&3
 		exit 0
 	fi
-	i=0
-	for cc in gcc clang; do
-		for o in 0 2; do
-			for v in 4 5; do
-				i=$((i + 1))
-				cflags=(-g "-gdwarf-$v" "-O$o" -Wall)
-				[ $cc = gcc ] && [ $((seed % 2)) = 0 ] &&
-					cflags+=(-fno-eliminate-unused-debug-types)
-				f=$dir/$cc.O$o.dwarf$v
-				if [ $(((seed + i) % 2)) = 0 ]; then
-					f=$f.o
-					build_cmd="$cc ${cflags[*]} -c u1.c"
-					kind="object"
-					set -- -c "$dir/u1.c"
-				else
-					build_cmd="$cc ${cflags[*]} u1.c u2.c"
-					kind="executable, 2 CUs"
-					set -- "$dir/u1.c" "$dir/u2.c"
-				fi
-				case="$cc ${cflags[*]} ($kind)"
-				if ! $cc "${cflags[@]}" "$@" -o "$f" 2>"$f.cc.err"; then
-					head -5 "$f.cc.err" | fail "$case" "does not compile (a generator bug)"
-					continue
-				fi
-				if grep -qE '(warning|error):' "$f.cc.err"; then
-					grep -E '(warning|error):' "$f.cc.err" | head -5 |
-						fail "$case" "compiler warning (a generator bug)"
-				fi
-				if [ "${D2B_T3002_ALLMODES:-0}" = 1 ] || [ $((i % 2)) = $((seed % 2)) ]; then
-					modes=("" "-P" "--no_parm_names -P" "-s" "-V" "-E" "-H" "-p" "-N" "-l -P" "-l")
-				else
-					modes=("" "-P" "-s")
-				fi
-				for m in "${modes[@]}"; do
-					# shellcheck disable=SC2086
-					same $m
-				done
-				for fn in $(oracle "$f" | sort -u) no_such_function; do
-					same -f "$fn"
-				done
-				same --function=main --no_parm_names
-			done
+	# the checks of one build (d2b_random_builds sets f, case, i, ccerr)
+	check_build() {
+		if grep -qE '(warning|error):' "$f.cc.err"; then
+			grep -E '(warning|error):' "$f.cc.err" | head -5 |
+				fail "$case" "compiler warning (a generator bug)"
+		fi
+		if [ "${D2B_T3002_ALLMODES:-0}" = 1 ] || [ $((i % 2)) = $((seed % 2)) ]; then
+			modes=("" "-P" "--no_parm_names -P" "-s" "-V" "-E" "-H" "-p" "-N" "-l -P" "-l")
+		else
+			modes=("" "-P" "-s")
+		fi
+		for m in "${modes[@]}"; do
+			# shellcheck disable=SC2086
+			same $m
 		done
-	done
+		for fn in $(oracle "$f" | sort -u) no_such_function; do
+			same -f "$fn"
+		done
+		same --function=main --no_parm_names
+	}
+
+	d2b_random_builds "$seed" "$dir" check_build
 	echo "checked $checked" >&3
 	exit 0
 fi
