@@ -7,6 +7,8 @@
 #                (skipped where the oracle cannot encode it);
 #       d.BUILD  a raw BTF file from our --btf_encode_detached;
 #     each compared with no option, -E and --hex;
+#   - float, double and long double members and parameters in BTF
+#     (--btf_gen_floats), which must print as from the DWARF (P8);
 #   - a source written here that exercises the alignment pahole infers for
 #     BTF (which has none): cacheline-aligned members and structs, aligned
 #     unions, bit-fields, negative and 64-bit enumerators;
@@ -105,6 +107,39 @@ NBIG = 18446744073709551614,
 EOF
 else
 	echo "note: gcc or pahole -J unavailable, alignment source not checked"
+fi
+
+# Floating-point members and parameters (BTF_KIND_FLOAT, --btf_gen_floats):
+# 1.24 prints them "single double" (P8); ours prints the type's name, the
+# same text as from the DWARF.
+cat >"$tmp/floats.c" <<'EOF'
+struct fl { float f; const volatile double d; long double ld; float *pf; char c; double arr[2]; };
+union ufl { float f; int i; };
+double fl_sum(struct fl *p, float k, union ufl *u) { return p->d + k + u->f; }
+struct fl fl_var;
+EOF
+if command -v gcc >/dev/null 2>&1 && gcc -g -O2 -c -o "$tmp/floats.o" "$tmp/floats.c"; then
+	cp "$tmp/floats.o" "$tmp/floats.j.o"
+	if "$ORACLE" -J --btf_gen_floats "$tmp/floats.j.o" >/dev/null 2>&1; then
+		for o in "" -E --hex; do
+			# shellcheck disable=SC2086
+			compare floats.j.o "$tmp/floats.j.o" $o
+		done
+	fi
+	"$OURS" --btf_gen_floats --btf_encode_detached="$tmp/floats.btf" "$tmp/floats.o" >/dev/null 2>&1 ||
+		d2b_fail "cannot encode floats.o"
+	compare floats.d.btf "$tmp/floats.btf"
+	"$OURS" -F btf "$tmp/floats.btf" >"$tmp/fl.btf.out" 2>&1
+	"$OURS" -F dwarf "$tmp/floats.o" >"$tmp/fl.dwarf.out" 2>&1
+	if ! cmp -s "$tmp/fl.btf.out" "$tmp/fl.dwarf.out" || grep -q single "$tmp/fl.btf.out" ||
+	   ! grep -qE '^	long double +ld; +/\* +16 +16 \*/$' "$tmp/fl.btf.out"; then
+		echo "FAIL: floats: -F btf differs from -F dwarf"
+		diff -u "$tmp/fl.dwarf.out" "$tmp/fl.btf.out" | head -20
+		fails=$((fails + 1))
+	fi
+	checked=$((checked + 1))
+else
+	echo "note: gcc unavailable, floats not checked"
 fi
 
 fx=$(d2b_fixtures '*') || d2b_fail "fixtures"

@@ -16,7 +16,11 @@
 #   (b) the BTF: `pahole -J --btf_encode_detached=F FILE`, ours and 1.24's
 #       (and both with --btf_gen_floats), compared by content with
 #       `dwarf2btf btfdiff` as t6070/t6090 do, plus the same number of
-#       types (bpftool), and bpftool must read ours.
+#       types (bpftool), and bpftool must read ours;
+#   (c) `pahole -F btf` on each of the two BTFs without floats (P8), ours
+#       against 1.24 as in (a), with no options and with -r --hex -E -C
+#       for the struct of (a) and s1; and -r -c 32
+#       --suppress_aligned_attribute on the build.
 # A difference fails the test with the seed, compiler, flags, the commands
 # that rebuild the case and the first differing lines (for the first
 # failure of each check in a seed; the others in one line).
@@ -65,14 +69,14 @@ if [ "${1:-}" = --seed ]; then
 	} >&3
 
 	# run_cmp LABEL OPTS...: ours against 1.24 on $f
-	run_cmp() {
-		local label=$1 r=$dir/cmp
+	run_cmp() {	# LABEL OPTS...: on $input (default: the build $f)
+		local label=$1 r=$dir/cmp target=${input:-$f}
 		shift
 		checked=$((checked + 1))
-		timeout 60 "$ORACLE" "$@" "$f" >"$r.ref.out" 2>"$r.ref.raw"
+		timeout 60 "$ORACLE" "$@" "$target" >"$r.ref.out" 2>"$r.ref.raw"
 		grep -vE '^die__process_[a-z_]+: tag not supported 0x[0-9a-f]+ \([a-z_]+\)!$' \
 			"$r.ref.raw" >"$r.ref.err"
-		timeout 60 "$OURS" "$@" "$f" >"$r.our.out" 2>"$r.our.err"
+		timeout 60 "$OURS" "$@" "$target" >"$r.our.out" 2>"$r.our.err"
 		if ! cmp -s "$r.ref.out" "$r.our.out"; then
 			diff -u "$r.ref.out" "$r.our.out" | head -20 |
 				fail "$case" "pahole $label: stdout differs (- 1.24, + ours)"
@@ -173,12 +177,26 @@ if [ "${1:-}" = --seed ]; then
 	fi
 	expand=$(sed -n 's|^/\* expand: \([A-Za-z0-9_]*\) \*/$|\1|p' "$dir/u1.c")
 	# the checks of one build (d2b_random_builds sets f, case, i, ccerr)
+	# the BTF each encoder wrote, printed (no floats in it: P8)
+	btf_print() {
+		local b
+		for b in ref our; do
+			input=$dir/btf.$b
+			[ -s "$input" ] || continue
+			run_cmp "-F btf ($b BTF)" -F btf
+			[ -n "$expand" ] && run_cmp "-F btf -r --hex -E -C $expand,s1 ($b BTF)" \
+				-F btf -r --hex -E -C "$expand,s1"
+		done
+		input=
+	}
 	check_build() {
 		run_cmp "(no options)"
 		run_cmp "--hex" --hex
 		run_cmp "-s" -s
 		[ -n "$expand" ] && run_cmp "-E -C $expand" -E -C "$expand"
+		run_cmp "-r -c 32 --suppress_aligned_attribute" -r -c 32 --suppress_aligned_attribute
 		btf_cmp
+		btf_print
 		btf_cmp --btf_gen_floats
 	}
 

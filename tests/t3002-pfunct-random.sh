@@ -20,7 +20,10 @@
 #     --no_parm_names -P, -s, -V, -E, -H, -p, -N, -l -P and -l;
 #     on the other four: (none), -P and -s;
 #   - on every build: -f NAME for every name 1.24 lists and one it does
-#     not, and --function=main --no_parm_names.
+#     not, and --function=main --no_parm_names;
+#   - on the BTF that pahole 1.24 and ours encode from every build
+#     (--btf_encode_detached, no floats): -F btf with (none), -P and
+#     -s --no_parm_names -P.
 # The generator leaves out what docs/compat-pfunct.md lists as differences
 # (_Atomic: PF-ATOMIC, C++: PF-CXX, PF-RVALUE, type units: PF-TYPE-UNITS,
 # btf_type_tag: PF-BTF-TYPE-TAG).
@@ -62,12 +65,12 @@ if [ "${1:-}" = --seed ]; then
 		timeout 60 "$ORACLE" "$@" 2>/dev/null | sed 's|(null):[0-9]* \*/$|(null):0 */|'
 	}
 
-	# same OPTS...: ours against 1.24 on $f
+	# same OPTS...: ours against 1.24 on $input (default: the build $f)
 	same() {
-		local r=$dir/cmp rc=0 label="pfunct${*:+ $*}"
+		local r=$dir/cmp rc=0 label="pfunct${*:+ $*}" target=${input:-$f}
 		checked=$((checked + 1))
-		oracle "$@" "$f" >"$r.ref"
-		timeout 60 "$OURS" "$@" "$f" >"$r.our" 2>"$r.err" || rc=$?
+		oracle "$@" "$target" >"$r.ref"
+		timeout 60 "$OURS" "$@" "$target" >"$r.our" 2>"$r.err" || rc=$?
 		if [ $rc -ne 0 ]; then
 			head -5 "$r.err" | fail "$case" "$label: ours exited $rc"
 		elif ! cmp -s "$r.ref" "$r.our"; then
@@ -100,6 +103,18 @@ if [ "${1:-}" = --seed ]; then
 			same -f "$fn"
 		done
 		same --function=main --no_parm_names
+		# the BTF of the build, each encoder's (no floats: PF-BTF-FLOAT)
+		rm -f "$dir/btf.ref" "$dir/btf.our"
+		timeout 60 pahole -J --btf_encode_detached="$dir/btf.ref" "$f" >/dev/null 2>&1
+		timeout 60 "$D2B_BUILD/pahole" -J --btf_encode_detached="$dir/btf.our" "$f" >/dev/null 2>&1 ||
+			echo "ours failed" | fail "$case" "pahole -J"
+		for input in "$dir/btf.ref" "$dir/btf.our"; do
+			[ -s "$input" ] || continue
+			same -F btf
+			same -F btf -P
+			same -F btf -s --no_parm_names -P
+		done
+		input=
 	}
 
 	d2b_random_builds "$seed" "$dir" check_build

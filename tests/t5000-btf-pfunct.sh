@@ -102,5 +102,24 @@ diff -u "$tmp/want" "$tmp/got" >&2 || d2b_fail "decl tags"
 # DWARF input prints no tags (1.24 and 1.31 alike)
 "$ours" -P "$f" | grep -q 'a_func_tag' && d2b_fail "decl tag printed from DWARF"
 
+# Floats (BTF_KIND_FLOAT, --btf_gen_floats): the type's name, as from the
+# DWARF; pfunct 1.24 prints "single double" (PF-BTF-FLOAT).
+cat > "$tmp/floats.c" <<'EOT'
+double fl_scale(double x, float k, long double *acc) { *acc += x; return x * k; }
+float fl_half(float f) { return f / 2; }
+EOT
+gcc -g -O2 -c -o "$tmp/floats.o" "$tmp/floats.c" || d2b_fail "gcc floats.c"
+pahole -J --btf_gen_floats --btf_encode_detached="$tmp/floats.btf" "$tmp/floats.o" >/dev/null 2>&1 ||
+	d2b_fail "pahole -J --btf_gen_floats floats.o"
+"$ours" -F btf -P "$tmp/floats.btf" > "$tmp/got" || d2b_fail "pfunct -F btf -P floats"
+cat > "$tmp/want" <<'EOT'
+double fl_scale(double x, float k, long double * acc);
+float fl_half(float f);
+EOT
+diff -u "$tmp/want" "$tmp/got" >&2 || d2b_fail "floats from BTF"
+"$ours" -F dwarf -P "$tmp/floats.o" | diff -u - "$tmp/got" >&2 || d2b_fail "floats: BTF and DWARF differ"
+pfunct -F btf -P "$tmp/floats.btf" 2>/dev/null | grep -q 'single double' ||
+	echo "note: pfunct 1.24 no longer prints 'single double' (PF-BTF-FLOAT: update docs/compat-pfunct.md)"
+
 [ $fails = 0 ] || d2b_fail "$fails of $checked comparisons differ"
 echo "ok: $checked comparisons"
