@@ -20,7 +20,12 @@
 #   (c) `pahole -F btf` on each of the two BTFs without floats (P8), ours
 #       against 1.24 as in (a), with no options and with -r --hex -E -C
 #       for the struct of (a) and s1; and -r -c 32
-#       --suppress_aligned_attribute on the build.
+#       --suppress_aligned_attribute on the build;
+#   (d) on half of the object builds, split BTF as for a module: unit 2
+#       built the same way, encoded on 1.24's BTF of unit 1 (the base);
+#       ours with --no_prededup against 1.24's (btfdiff and the type
+#       count), and ours by default against that (only a second copy of
+#       a struct or union the base has may be missing: docs/btf.md, M3).
 # A difference fails the test with the seed, compiler, flags, the commands
 # that rebuild the case and the first differing lines (for the first
 # failure of each check in a seed; the others in one line).
@@ -90,8 +95,8 @@ if [ "${1:-}" = --seed ]; then
 	# function rules, which we follow on purpose (docs/compat.md B1, M1,
 	# as t6091 applies them), do not explain; the explained ones are
 	# counted in the report ("excused: REASON")
-	explained() {
-		local line name why
+	explained() {	# DIFF LOG [ELF: where M1 looks for symbols; default $f]
+		local line name why elf=${3:-$f}
 		while IFS= read -r line; do
 			case $line in
 			'btfdiff: '*) continue ;;
@@ -107,8 +112,8 @@ if [ "${1:-}" = --seed ]; then
 				# M1: its only symbols are clones (NAME.isra.0)
 				name=${line#function }
 				name=${name%%: *}
-				if ! readelf -sW "$f" | awk '$4 == "FUNC" { print $8 }' | grep -qxF "$name" &&
-					readelf -sW "$f" | awk '$4 == "FUNC" { print $8 }' | grep -q "^$name\."; then
+				if ! readelf -sW "$elf" | awk '$4 == "FUNC" { print $8 }' | grep -qxF "$name" &&
+					readelf -sW "$elf" | awk '$4 == "FUNC" { print $8 }' | grep -q "^$name\."; then
 					echo "excused: M1, clone symbols only" >&3
 					continue
 				fi ;;
@@ -177,6 +182,71 @@ if [ "${1:-}" = --seed ]; then
 	fi
 	expand=$(sed -n 's|^/\* expand: \([A-Za-z0-9_]*\) \*/$|\1|p' "$dir/u1.c")
 	# the checks of one build (d2b_random_builds sets f, case, i, ccerr)
+	# split BTF, as for a module: unit 2 built as the object $f is (unit
+	# 1's) and encoded on the BTF 1.24 made of $f (btf.ref, by the last
+	# btf_cmp). Ours with --no_prededup must give libbpf's result, what
+	# 1.24 gives (but for B1/M1); ours by default that result or one
+	# where a struct or union that 1.24 keeps a second copy of maps to
+	# the base's (docs/btf.md, "A split BTF where libbpf keeps a copy").
+	split_cmp() {
+		local r=$dir/split label="pahole -J --btf_gen_floats --btf_base (unit 2 on unit 1)" line name n1 n2 kind_uc
+		checked=$((checked + 1))
+		[ -s "$dir/btf.ref" ] || return
+		cp "$dir/btf.ref" "$r.base" || return
+		rm -f "$r.ref" "$r.our" "$r.nop"
+		if ! $cc "${cflags[@]}" -c "$dir/u2.c" -o "$r.mod.o" 2>/dev/null; then
+			echo "unit 2" | fail "$case" "$label: does not compile (a generator bug)"
+			return
+		fi
+		timeout 60 "$ORACLE" -J --btf_gen_floats --btf_base="$r.base" \
+			--btf_encode_detached="$r.ref" "$r.mod.o" >/dev/null 2>&1
+		[ -s "$r.ref" ] || { echo "excused: 1.24 failed to encode a split BTF" >&3; return; }
+		if ! timeout 60 "$OURS" -J --verbose --btf_gen_floats --btf_base="$r.base" \
+			--btf_encode_detached="$r.our" "$r.mod.o" >"$r.our.log" 2>&1 ||
+		   ! timeout 60 "$OURS" -J --no_prededup --btf_gen_floats --btf_base="$r.base" \
+			--btf_encode_detached="$r.nop" "$r.mod.o" >/dev/null 2>&1; then
+			grep -v ' : skipping BTF encoding of function due to ' "$r.our.log" | head -5 |
+				fail "$case" "$label: ours failed"
+			return
+		fi
+		if ! bpftool -B "$r.base" btf dump file "$r.our" >"$r.our.dump" 2>&1; then
+			head -5 "$r.our.dump" | fail "$case" "$label: bpftool rejects our split BTF"
+			return
+		fi
+		"$D2B" btfdiff --base="$r.base" "$r.ref" "$r.nop" >"$r.diff" 2>&1
+		explained "$r.diff" "$r.our.log" "$r.mod.o" >"$r.left"
+		if [ -s "$r.left" ]; then
+			head -20 "$r.left" | fail "$case" "$label --no_prededup: btfdiff (A 1.24, B ours)"
+			return
+		fi
+		if ! grep -q ' : skipping BTF encoding' "$r.our.log" && ! grep -q '^function ' "$r.diff"; then
+			bpftool -B "$r.base" btf dump file "$r.ref" >"$r.ref.dump" 2>&1
+			bpftool -B "$r.base" btf dump file "$r.nop" >"$r.nop.dump" 2>&1
+			n1=$(grep -c '^\[' "$r.ref.dump")
+			n2=$(grep -c '^\[' "$r.nop.dump")
+			[ "$n1" = "$n2" ] ||
+				echo "$n1 types in 1.24's, $n2 in ours" | fail "$case" "$label --no_prededup: type count"
+		fi
+		"$D2B" btfdiff --base="$r.base" "$r.nop" "$r.our" >"$r.diff" 2>&1
+		while IFS= read -r line; do
+			case $line in
+			'btfdiff: '*) continue ;;
+			'struct '*': only in A'|'union '*': only in A')
+				name=${line#* }
+				name=${name%: only in A}
+				kind_uc=${line%% *}
+				if bpftool btf dump file "$r.base" | grep -q "^\[[0-9]*\] ${kind_uc^^} '$name' "; then
+					echo "excused: a second copy of a base ${line%% *} not kept" >&3
+					continue
+				fi ;;
+			esac
+			echo "$line"
+		done <"$r.diff" >"$r.left"
+		if [ -s "$r.left" ]; then
+			head -20 "$r.left" | fail "$case" "$label: btfdiff (A ours --no_prededup, B ours)"
+		fi
+	}
+
 	# the BTF each encoder wrote, printed (no floats in it: P8)
 	btf_print() {
 		local b
@@ -198,6 +268,9 @@ if [ "${1:-}" = --seed ]; then
 		btf_cmp
 		btf_print
 		btf_cmp --btf_gen_floats
+		if [ "$kind" = object ] && [ $((i % 4)) -lt 2 ]; then
+			split_cmp
+		fi
 	}
 
 	d2b_random_builds "$seed" "$dir" check_build
@@ -213,5 +286,6 @@ d2b_need_cmd pahole gcc clang python3 bpftool readelf timeout
 "$ORACLE" --version 2>/dev/null | grep -qx 'v1.24' || d2b_skip "oracle is not pahole v1.24"
 
 # (173 and 206 once made bit-fields of under-aligned typedefs, P7, which
-# the generator now leaves out)
-d2b_random_run "$0" "${D2B_T2040_SEEDS:-1-38 173 206}" "${D2B_T2040_JOBS:-2}" "${D2B_T2040_KEEP:-}"
+# the generator now leaves out; 42 makes a split BTF where libbpf keeps a
+# copy of a base struct, M3)
+d2b_random_run "$0" "${D2B_T2040_SEEDS:-1-38 42 173 206}" "${D2B_T2040_JOBS:-2}" "${D2B_T2040_KEEP:-}"

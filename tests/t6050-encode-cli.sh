@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # dwarf2btf encode: options and errors. --supported_btf_features, strict
 # feature lists, distilled_base (libbpf 1.1 lacks it), bad input, an
-# unwritable output; -J writes a .BTF that bpftool reads from the ELF.
+# unwritable output; -J writes a .BTF that bpftool reads from the ELF;
+# split BTF on a base, and where libbpf keeps a copy that we do not.
 . "$D2B_SRC/tests/lib.sh"
 d2b_need_cmd bpftool
 tmp=$(d2b_tmpdir)
@@ -80,6 +81,37 @@ bpftool -B "$tmp/raw" btf dump file "$tmp/split" >"$tmp/split.dump" || d2b_fail 
 "$D2B" encode --btf_base="$tmp/elf" --btf_features=default --btf_encode_detached="$tmp/split2" "$f" ||
 	d2b_fail "--btf_base=ELF"
 cmp -s "$tmp/split" "$tmp/split2" || d2b_fail "split BTF on an ELF base differs from the raw base's"
+
+# a split struct whose members reach two copies of a chain that the base
+# holds once (docs/btf.md, "A split BTF where libbpf keeps a copy"):
+# libbpf keeps a second struct ns, our pre-dedup maps it to the base's;
+# --no_prededup gives libbpf's result (pahole 1.24's, where it is here)
+if command -v gcc >/dev/null 2>&1; then
+	printf '%s\n' 'typedef const volatile short t2;' 'typedef t2 t95[7];' \
+		'struct ns { const volatile t95 a; t95 b; short c; };' >"$tmp/cv_base.c"
+	cp "$tmp/cv_base.c" "$tmp/cv_mod.c"
+	echo 'struct ns base_var;' >>"$tmp/cv_base.c"
+	echo 'struct outer { struct ns n; int extra; } mod_var;' >>"$tmp/cv_mod.c"
+	gcc -g -gdwarf-4 -O0 -c -o "$tmp/cv_base.o" "$tmp/cv_base.c" &&
+		gcc -g -gdwarf-4 -O0 -c -o "$tmp/cv_mod.o" "$tmp/cv_mod.c" || d2b_fail "gcc cv_*.c"
+	"$D2B" encode --btf_encode_detached="$tmp/cv_base.btf" "$tmp/cv_base.o" || d2b_fail "cv base"
+	for pre in "" --no_prededup; do
+		# shellcheck disable=SC2086
+		"$D2B" encode $pre --btf_base="$tmp/cv_base.btf" --btf_encode_detached="$tmp/cv$pre.btf" \
+			"$tmp/cv_mod.o" || d2b_fail "cv split $pre"
+		bpftool -B "$tmp/cv_base.btf" btf dump file "$tmp/cv$pre.btf" |
+			sed -n "s/^\[[0-9]*\] \(STRUCT '[a-z]*'\).*/\1/p" | paste -sd' ' >"$tmp/cv$pre.kinds"
+	done
+	[ "$(cat "$tmp/cv.kinds")" = "STRUCT 'outer'" ] ||
+		d2b_fail "split BTF by default: $(cat "$tmp/cv.kinds"), not struct outer alone"
+	[ "$(cat "$tmp/cv--no_prededup.kinds")" = "STRUCT 'ns' STRUCT 'outer'" ] ||
+		d2b_fail "split BTF --no_prededup: $(cat "$tmp/cv--no_prededup.kinds"), not libbpf's two structs"
+	if command -v pahole >/dev/null 2>&1 && [ "$(pahole --version)" = v1.24 ] &&
+	   pahole -J --btf_base="$tmp/cv_base.btf" --btf_encode_detached="$tmp/cv.ref" "$tmp/cv_mod.o" >/dev/null 2>&1; then
+		"$D2B" btfdiff --base="$tmp/cv_base.btf" "$tmp/cv.ref" "$tmp/cv--no_prededup.btf" >/dev/null ||
+			d2b_fail "split BTF --no_prededup differs from pahole 1.24's"
+	fi
+fi
 
 # a bad base: a one-line error that names it, no output
 head -c 100 "$tmp/raw" >"$tmp/trunc"

@@ -19,9 +19,11 @@
  * apart; with it, a collision is as unlikely for crafted input as for any.
  * Nothing in the output depends on the seed. So dropping the later one and pointing
  * its users at the earlier changes nothing libbpf's dedup would decide: it
- * would have made the earlier one canonical for both (if libbpf would have
- * failed to merge two exact repeats, we merge them: t6030/t6040 show no
- * such case on the fixtures and the Debian vmlinux).
+ * would have made the earlier one canonical for both. Where libbpf fails to
+ * merge two exact repeats, we merge them: a unit that holds two copies of
+ * one chain where the split BTF's base holds one (docs/btf.md, "A split
+ * BTF where libbpf keeps a copy"); t6030/t6040/t6091 show no such case on
+ * the fixtures, the Debian vmlinux and its modules.
  *
  * Types that refer to each other (a struct and a pointer to it) form a
  * strongly connected component; its members are hashed together from a
