@@ -154,6 +154,23 @@ for r in "$tmp"/reports/*; do
 done
 [ "$checked" -gt 0 ] || d2b_fail "no comparison ran"
 
+# P9: pointers to members and std::nullptr_t have the ABI's sizes (the
+# compilers give none), so the layout adds up
+mp=0
+for f in $(printf '%s\n' $fx | grep '/cxx_member_ptrs\.'); do
+	mp=$((mp + 1))
+	"$OURS" -C MemberPtrs "$f" >"$tmp/mp.out" 2>&1
+	for want in 'data_ptr; +/\* +8 +8 \*/' 'method_ptr; +/\* +16 +16 \*/' \
+		'none; +/\* +32 +8 \*/' 'data_ptrs\[2\]; +/\* +48 +16 \*/' \
+		'sum members: 51, holes: 2, sum holes: 13'; do
+		grep -qE "$want" "$tmp/mp.out" ||
+			{ echo "FAIL: $(basename "$f"): no line /$want/"; fails=$((fails + 1)); }
+	done
+	! grep -q 'BRAIN FART' "$tmp/mp.out" ||
+		{ echo "FAIL: $(basename "$f"): the sums do not add up"; fails=$((fails + 1)); }
+done
+[ $mp -ge 4 ] || { echo "FAIL: only $mp builds of cxx_member_ptrs"; fails=$((fails + 1)); }
+
 # error path: a missing file is one line "pahole: ..." and exit 1
 "$OURS" /nonexistent/file >"$tmp/o" 2>"$tmp/e"; rc=$?
 [ $rc -eq 1 ] || { echo "FAIL: missing file exit $rc"; fails=$((fails + 1)); }

@@ -697,8 +697,10 @@ pointer_like:
 		t = new_type(l, die, di, kind);
 		if (!t)
 			return oom(l);
-		if ((kind == TK_POINTER || kind == TK_REFERENCE || kind == TK_RVALUE_REFERENCE ||
-		     kind == TK_PTR_TO_MEMBER) && !di->has_byte_size)
+		/* (a pointer to member without DW_AT_byte_size keeps 0: its
+		 * size is the ABI's, by what it points at, c_type_size()) */
+		if ((kind == TK_POINTER || kind == TK_REFERENCE || kind == TK_RVALUE_REFERENCE) &&
+		    !di->has_byte_size)
 			t->size = l->dcu.unit->addr_size;
 		if (kind == TK_PTR_TO_MEMBER) {
 			struct dw_attr a;

@@ -306,6 +306,25 @@ uint64_t c_type_size(const struct type *t, unsigned addr_size)
 			return mult * t->size;
 		case TK_FUNC_PROTO:
 			return mult * (t->size ? t->size : addr_size);
+		case TK_PTR_TO_MEMBER: {
+			/* Without DW_AT_byte_size (gcc and clang give none),
+			 * the Itanium C++ ABI's: a pointer to a member function
+			 * is two words (the function and the adjustment of
+			 * this), one to a data member one (a ptrdiff_t). pahole
+			 * 1.24 prints 4 for both (docs/compat.md P9). */
+			const struct type *target = c_type_strip(t->type);
+
+			if (t->size)
+				return mult * t->size;
+			return mult * addr_size * (target && target->kind == TK_FUNC_PROTO ? 2 : 1);
+		}
+		case TK_UNSPECIFIED:
+			/* C++'s std::nullptr_t (DWARF 5, 5.2: "decltype(nullptr)"),
+			 * which the compilers give no size: a pointer's; pahole
+			 * 1.24 prints what its memory held (P9) */
+			if (!t->size && t->name && !strcmp(t->name, "decltype(nullptr)"))
+				return mult * addr_size;
+			return mult * t->size;
 		case TK_STRUCT:
 		case TK_UNION:
 		case TK_CLASS:

@@ -402,6 +402,10 @@ print_default: {
 	return p->sb->len - start;
 
 not_found:
+	/* 1.24 counts only this (printed = fprintf(...)), not the
+	 * typedef comment before it: the offset comment is padded as if
+	 * that were not there */
+	start = p->sb->len;
 	strbuf_addf(p->sb, "%-*s%s> %s", conf->type_spacing, "<ERROR",
 		    ptr_name ? ": pointer to pointer to inner struct/union/enum?" : "",
 		    nn(name));
@@ -551,7 +555,7 @@ static size_t member_fprintf(struct pctx *p, const struct member *m,
 	struct pconf sconf = *conf;
 	uint32_t offset = lm->byte_offset;
 	const struct type *type = m->type;
-	size_t start, printed_cl = 0;
+	size_t start, printed_cl = 0, uncounted = 0;
 	int aligned_len = 0;
 	const char *name = m->name;
 
@@ -581,7 +585,12 @@ static size_t member_fprintf(struct pctx *p, const struct member *m,
 			strbuf_puts(p->sb, name);
 		}
 	} else {
-		type_fprintf(p, type, name, &sconf);
+		/* what type_fprintf() counts, as 1.24's spacing below does:
+		 * less than it wrote where the type is not found (-E) */
+		size_t at = p->sb->len;
+
+		uncounted = type_fprintf(p, type, name, &sconf);
+		uncounted = (p->sb->len - at) - uncounted;
 	}
 	if (m->is_static) {
 		if (m->const_value)
@@ -616,7 +625,7 @@ static size_t member_fprintf(struct pctx *p, const struct member *m,
 		if (m->is_inheritance)
 			strbuf_puts(p->sb, " */");
 		spacing = sconf.type_spacing + sconf.name_spacing -
-			  (int)(p->sb->len - start);
+			  (int)(p->sb->len - start - uncounted);
 		if (!sconf.suppress_offset_comment) {
 			int size_spacing = 5;
 
