@@ -291,6 +291,17 @@ const struct type *c_type_strip(const struct type *t)
 	return type_strip_cv(t);
 }
 
+/* pahole's type->nr_members: the data members and the C++ bases, not the
+ * static members; a size-1 class without any is the empty-base trick's */
+static uint32_t counted_members(const struct type *t)
+{
+	uint32_t n = t->composite.cxx ? t->composite.cxx->nr_bases : 0;
+
+	for (uint32_t i = 0; i < t->composite.nr_members; i++)
+		n += !t->composite.members[i].is_static;
+	return n;
+}
+
 uint64_t c_type_size(const struct type *t, unsigned addr_size)
 {
 	uint64_t mult = 1;
@@ -328,7 +339,7 @@ uint64_t c_type_size(const struct type *t, unsigned addr_size)
 		case TK_STRUCT:
 		case TK_UNION:
 		case TK_CLASS:
-			if (t->size == 1 && t->composite.nr_members == 0)
+			if (t->size == 1 && !counted_members(t))
 				return 0;
 			return mult * t->size;
 		case TK_ARRAY: {
