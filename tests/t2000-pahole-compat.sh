@@ -173,6 +173,12 @@ for f in $(printf '%s\n' $fx | grep '/cxx_member_ptrs\.'); do
 done
 [ $mp -ge 4 ] || { echo "FAIL: only $mp builds of cxx_member_ptrs"; fails=$((fails + 1)); }
 
+# P10: a using-declaration of a type prints the type's name
+for f in $(printf '%s\n' $fx | grep '/cxx_using_type\.gcc\.'); do
+	"$OURS" -C Derived "$f" 2>&1 | grep -qxF '	using ::value_type;' ||
+		{ echo "FAIL: $(basename "$f"): no 'using ::value_type;'"; fails=$((fails + 1)); }
+done
+
 # error path: a missing file is one line "pahole: ..." and exit 1
 "$OURS" /nonexistent/file >"$tmp/o" 2>"$tmp/e"; rc=$?
 [ $rc -eq 1 ] || { echo "FAIL: missing file exit $rc"; fails=$((fails + 1)); }

@@ -38,6 +38,7 @@ static void loader_free_scratch(struct loader *l)
 	member_vec_free(&l->bases);
 	u64_vec_free(&l->base_type_offs);
 	u32_vec_free(&l->methods);
+	u64_vec_free(&l->usings);
 	u32_vec_free(&l->tu_units);
 	sig_vec_free(&l->sig_types);
 	free(l->tu_seen);
@@ -300,6 +301,12 @@ static int close_cxx(struct loader *l, struct scope *s)
 	x->methods = arr;
 	x->nr_methods = (uint32_t)n;
 	l->methods.len = s->first_method;
+	n = (l->usings.len - s->first_using) / 2;
+	if (take_scratch(a, l->usings.data, s->first_using / 2, n, sizeof(struct cxx_using), &arr))
+		return oom(l);
+	x->usings = arr;
+	x->nr_usings = (uint32_t)n;
+	l->usings.len = s->first_using;
 	s->type->composite.cxx = x;
 	return 0;
 }
@@ -336,7 +343,8 @@ static int close_scope(struct loader *l)
 		s->type->composite.nested = arr;
 		s->type->composite.nr_nested = (uint32_t)n;
 		l->nested.len = s->first_nested;
-		if (l->bases.len > s->first_base || l->methods.len > s->first_method)
+		if (l->bases.len > s->first_base || l->methods.len > s->first_method ||
+		    l->usings.len > s->first_using)
 			return close_cxx(l, s);
 		break;
 	}
@@ -736,6 +744,7 @@ composite:
 			s->first_nested = l->nested.len;
 			s->first_base = l->bases.len;
 			s->first_method = l->methods.len;
+			s->first_using = l->usings.len;
 		}
 		return 0;
 
@@ -750,6 +759,20 @@ composite:
 		if (parent && parent->kind == SCOPE_COMPOSITE) {
 			if (handle_base(l, die, di))
 				return -1;
+		}
+		goto maybe_children;
+
+	case DW_TAG_imported_declaration:
+		/* a using-declaration in a class (C++; rare: read apart) */
+		if (parent && parent->kind == SCOPE_COMPOSITE) {
+			struct dw_attr a;
+			int r = dw_die_attr(&l->dcu, die, DW_AT_import, &a, l->err);
+
+			if (r < 0)
+				return -1;
+			if (u64_vec_push(&l->usings, die->offset | l->off_tag) ||
+			    u64_vec_push(&l->usings, r && a.cls == DW_CLS_REF ? a.u | l->off_tag : 0))
+				return oom(l);
 		}
 		goto maybe_children;
 

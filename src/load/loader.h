@@ -133,6 +133,7 @@ struct scope {
 	size_t first_nested;		/* composites: start in the nested stack */
 	size_t first_base;		/* composites: start in the bases stack */
 	size_t first_method;		/* composites: start in the methods stack */
+	size_t first_using;		/* composites: start in the usings stack */
 	bool has_varargs;
 };
 
@@ -163,6 +164,7 @@ struct loader {
 	struct member_vec bases;
 	struct u64_vec base_type_offs;
 	struct u32_vec methods;
+	struct u64_vec usings;		/* pairs: struct cxx_using */
 	/* All parameters of functions, for resolving abstract origins. */
 	struct param_ptr_vec all_params;
 	struct u64_vec all_param_origin;

@@ -97,6 +97,14 @@ struct member {
 
 /* What a C++ class holds besides data members and nested types. Code that
  * walks composite.members (the BTF encoder, say) never sees these. */
+/* A using-declaration in a class (DW_TAG_imported_declaration, gcc's
+ * "using Base::f;"): its own DIE and the DIE it imports (DW_AT_import, a
+ * function or a type; 0 if it has none). */
+struct cxx_using {
+	uint64_t die_offset;
+	uint64_t target;
+};
+
 struct composite_cxx {
 	/* DW_TAG_inheritance entries as members with is_inheritance set
 	 * (name NULL, type the base class), in DIE order. */
@@ -106,6 +114,9 @@ struct composite_cxx {
 	 * cu_model.functions, in DIE order. */
 	uint32_t nr_methods;
 	uint32_t *methods;
+	/* The using-declarations, in DIE order. */
+	struct cxx_using *usings;
+	uint32_t nr_usings;
 };
 
 struct enumerator {

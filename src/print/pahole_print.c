@@ -644,7 +644,7 @@ static void newline_once(struct pctx *p, int *newline)
 
 /* ---- C++: the children of a class in DIE order ---- */
 
-enum child_kind { CH_MEMBER, CH_NESTED, CH_METHOD };
+enum child_kind { CH_MEMBER, CH_NESTED, CH_METHOD, CH_USING };
 
 struct child {
 	enum child_kind kind;
@@ -652,19 +652,26 @@ struct child {
 	uint32_t slot;			/* its slot in layout_class.m */
 	const struct type *type;	/* CH_NESTED */
 	const struct function *fn;	/* CH_METHOD */
+	const struct cxx_using *u;	/* CH_USING */
 };
 
-/* Merges the data members and bases (layout_next), the nested types and
- * the methods of a composite by DIE offset: pahole keeps them in one list. */
+/* Merges the data members and bases (layout_next), the nested types, the
+ * methods and the using-declarations of a composite by DIE offset: pahole
+ * keeps them in one list. */
 struct child_iter {
 	struct layout_iter li;
-	uint32_t nx, mx;
+	uint32_t nx, mx, ux;
 	uint32_t done, total;
 };
 
 static uint32_t nr_methods(const struct type *t)
 {
 	return t->composite.cxx ? t->composite.cxx->nr_methods : 0;
+}
+
+static uint32_t nr_usings(const struct type *t)
+{
+	return t->composite.cxx ? t->composite.cxx->nr_usings : 0;
 }
 
 static const struct function *method_at(struct pctx *p, const struct type *t,
@@ -696,8 +703,13 @@ static bool next_child(struct pctx *p, const struct type *t,
 	}
 	while (it->mx < nr_methods(t) && !(fn = method_at(p, t, it->mx)))
 		it->mx++;	/* an index out of range: nothing to print */
-	if (fn && (which < 0 || fn->die_offset < best))
+	if (fn && (which < 0 || fn->die_offset < best)) {
+		best = fn->die_offset;
 		which = CH_METHOD;
+	}
+	if (it->ux < nr_usings(t) &&
+	    (which < 0 || t->composite.cxx->usings[it->ux].die_offset < best))
+		which = CH_USING;
 	if (which < 0)
 		return false;
 	memset(ch, 0, sizeof(*ch));
@@ -708,6 +720,8 @@ static bool next_child(struct pctx *p, const struct type *t,
 		ch->slot = slot;
 	} else if (which == CH_NESTED) {
 		ch->type = t->composite.nested[it->nx++];
+	} else if (which == CH_USING) {
+		ch->u = &t->composite.cxx->usings[it->ux++];
 	} else {
 		ch->fn = fn;
 		it->mx++;
@@ -735,9 +749,28 @@ static const char *child_access(const struct child *ch)
 	return NULL;
 }
 
+/* imported_declaration__fprintf: "using ::" and the name of what it
+ * imports, a function's or a type's, without the scope it names (1.24's
+ * spelling of "using Base::f;") */
+static void using_fprintf(struct pctx *p, const struct cxx_using *u)
+{
+	const struct cu_model *cu = p->lc->cu;
+	const struct function *fn = u->target ? cu_model_function_at_offset(cu, u->target) : NULL;
+	const struct type *t = !fn && u->target ? cu_model_type_at_offset(cu, u->target) : NULL;
+
+	strbuf_puts(p->sb, "using ::");
+	if (fn)
+		strbuf_puts(p->sb, nn(fn->name));
+	else if (t)
+		c_type_name_n(p->sb, t, 128);
+	else
+		strbuf_addf(p->sb, "<ERROR(imported_declaration__fprintf): %#llx not found!>",
+			    (unsigned long long)u->target);
+}
+
 /* tag__fprintf of a child that is not a data member: a nested type, a
- * method (function__fprintf) or a DW_TAG_variable static member
- * (variable__fprintf). */
+ * method (function__fprintf), a using-declaration or a DW_TAG_variable
+ * static member (variable__fprintf). */
 static void child_fprintf(struct pctx *p, const struct child *ch,
 			  const struct pconf *conf)
 {
@@ -746,7 +779,9 @@ static void child_fprintf(struct pctx *p, const struct child *ch,
 		return;
 	}
 	put_tabs(p, conf->indent);
-	if (ch->kind == CH_METHOD) {
+	if (ch->kind == CH_USING) {
+		using_fprintf(p, ch->u);
+	} else if (ch->kind == CH_METHOD) {
 		const struct function *fn = ch->fn;
 		struct c_ftype f = c_ftype_of_function(fn);
 		bool inl = fn->own_inline_attr == DW_INL_declared_inlined ||
@@ -850,7 +885,7 @@ static size_t class_fprintf_body(struct pctx *p, const struct type *t,
 			nr_static++;
 	}
 	nr_members += layout_nr_bases(t);
-	it.total = layout_nr_slots(t) + t->composite.nr_nested + nr_methods(t);
+	it.total = layout_nr_slots(t) + t->composite.nr_nested + nr_methods(t) + nr_usings(t);
 
 	if (c->pre_bit_hole > 0 && !cconf.suppress_comments) {
 		newline_once(p, &newline);

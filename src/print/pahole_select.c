@@ -439,6 +439,9 @@ static bool compare_out_of_step(const struct cu_model *cu, const struct type *t)
 		if (x->methods[i] < cu->nr_functions &&
 		    cu->functions[x->methods[i]].die_offset < last)
 			return true;
+	for (uint32_t i = 0; x && i < x->nr_usings; i++)
+		if (x->usings[i].die_offset < last)
+			return true;
 	return false;
 }
 
