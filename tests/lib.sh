@@ -269,6 +269,23 @@ d2b_fixtures() {
 	return $rc
 }
 
+# d2b_random_worker SEED DIR REPORT REBUILD: the start of a randomized
+# test's worker (SCRIPT --seed SEED DIR REPORT, run by d2b_random_run):
+# sets seed, dir and checked=0, makes DIR, opens REPORT on fd 3 and defines
+# "fail CASE WHAT" (detail lines on stdin), which reports a failure with
+# REBUILD (the commands that remake the sources) and $build_cmd after it.
+d2b_random_worker() {
+	seed=$1 dir=$2 _d2b_rebuild=$4
+	checked=0
+	mkdir -p "$dir" || exit 1
+	exec 3>"$3"
+	fail() {
+		echo "FAIL: seed $seed: $1: $2"
+		echo "  rebuild: $_d2b_rebuild; $build_cmd"
+		sed 's/^/  /'
+	} >&3
+}
+
 # d2b_random_run SCRIPT SEEDS JOBS KEEP: the driver of a randomized test
 # (t2040, t3002). SEEDS names the seeds ("1-38 173 206"); for each, runs
 # "bash SCRIPT --seed SEED DIR REPORT" (JOBS at once), whose REPORT holds a

@@ -62,16 +62,8 @@ GEN="$D2B_SRC/tests/tools/gen_types.py"
 if [ "${1:-}" = --seed ]; then
 	. "$D2B_SRC/tests/lib.sh"
 	set -u
-	seed=$2 dir=$3 report=$4
-	checked=0
-	mkdir -p "$dir" || exit 1
-	exec 3>"$report"
-
-	fail() {	# $1 = the case, $2 = what differs; diff lines on stdin
-		echo "FAIL: seed $seed: $1: $2"
-		echo "  rebuild: python3 $GEN $seed ${D2B_T2040_GENFLAGS:-}>u1.c; python3 $GEN $seed --unit 2 ${D2B_T2040_GENFLAGS:-}>u2.c; $build_cmd"
-		sed 's/^/  /'
-	} >&3
+	d2b_random_worker "$2" "$3" "$4" \
+		"python3 $GEN $2 ${D2B_T2040_GENFLAGS:-}>u1.c; python3 $GEN $2 --unit 2 ${D2B_T2040_GENFLAGS:-}>u2.c"
 
 	# run_cmp LABEL OPTS...: ours against 1.24 on $f
 	run_cmp() {	# LABEL OPTS...: on $input (default: the build $f)

@@ -35,16 +35,7 @@ GEN="$D2B_SRC/tests/tools/gen_cxx.py"
 if [ "${1:-}" = --seed ]; then
 	. "$D2B_SRC/tests/lib.sh"
 	set -u
-	seed=$2 dir=$3 report=$4
-	checked=0
-	mkdir -p "$dir" || exit 1
-	exec 3>"$report"
-
-	fail() {	# $1 = the case, $2 = what differs; diff lines on stdin
-		echo "FAIL: seed $seed: $1: $2"
-		echo "  rebuild: python3 $GEN $seed t.cc ${D2B_T2041_GENFLAGS:-}; $build_cmd"
-		sed 's/^/  /'
-	} >&3
+	d2b_random_worker "$2" "$3" "$4" "python3 $GEN $2 t.cc ${D2B_T2041_GENFLAGS:-}"
 
 	# shellcheck disable=SC2086
 	if ! python3 "$GEN" "$seed" "$dir/t.cc" ${D2B_T2041_GENFLAGS:-}; then

@@ -49,16 +49,8 @@ GEN="$D2B_SRC/tests/tools/gen_types.py"
 if [ "${1:-}" = --seed ]; then
 	. "$D2B_SRC/tests/lib.sh"
 	set -u
-	seed=$2 dir=$3 report=$4
-	checked=0
-	mkdir -p "$dir" || exit 1
-	exec 3>"$report"
-
-	fail() {	# $1 = the case, $2 = what differs; detail lines on stdin
-		echo "FAIL: seed $seed: $1: $2"
-		echo "  rebuild: python3 $GEN $seed --more-funcs >u1.c; python3 $GEN $seed --unit 2 --more-funcs >u2.c; $build_cmd"
-		sed 's/^/  /'
-	} >&3
+	d2b_random_worker "$2" "$3" "$4" \
+		"python3 $GEN $2 --more-funcs >u1.c; python3 $GEN $2 --unit 2 --more-funcs >u2.c"
 
 	# oracle ARGS...: pfunct 1.24's stdout, PF-NULL-LINE normalized
 	oracle() {
