@@ -16,7 +16,9 @@
 #   - P4: 1.24 prints nothing for an rvalue reference type: a "T &&"
 #     parameter of ours is removed before comparing, as in t2000.
 # The generator leaves out the other deliberate differences (P1, P2, P9,
-# P10, P11, P12, virtual bases).
+# P10, P11, P12, virtual bases); of seeds 1-700, 322 and 521 still reach
+# P12 and P11 through a class that a packed one holds, which its
+# avoidance does not look that far for (so they are not in the default).
 # A difference fails the test with the seed, compiler, flags, the command
 # that rebuilds the case and the first differing lines.
 #
