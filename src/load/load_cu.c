@@ -38,7 +38,7 @@ static void loader_free_scratch(struct loader *l)
 	member_vec_free(&l->bases);
 	u64_vec_free(&l->base_type_offs);
 	u32_vec_free(&l->methods);
-	u64_vec_free(&l->usings);
+	using_vec_free(&l->usings);
 	u32_vec_free(&l->tu_units);
 	sig_vec_free(&l->sig_types);
 	free(l->tu_seen);
@@ -301,8 +301,8 @@ static int close_cxx(struct loader *l, struct scope *s)
 	x->methods = arr;
 	x->nr_methods = (uint32_t)n;
 	l->methods.len = s->first_method;
-	n = (l->usings.len - s->first_using) / 2;
-	if (take_scratch(a, l->usings.data, s->first_using / 2, n, sizeof(struct cxx_using), &arr))
+	n = l->usings.len - s->first_using;
+	if (take_scratch(a, l->usings.data, s->first_using, n, sizeof(struct cxx_using), &arr))
 		return oom(l);
 	x->usings = arr;
 	x->nr_usings = (uint32_t)n;
@@ -770,8 +770,9 @@ composite:
 
 			if (r < 0)
 				return -1;
-			if (u64_vec_push(&l->usings, die->offset | l->off_tag) ||
-			    u64_vec_push(&l->usings, r && a.cls == DW_CLS_REF ? a.u | l->off_tag : 0))
+			if (using_vec_push(&l->usings, (struct cxx_using){
+				    .die_offset = die->offset | l->off_tag,
+				    .target = r && a.cls == DW_CLS_REF ? a.u | l->off_tag : 0 }))
 				return oom(l);
 		}
 		goto maybe_children;

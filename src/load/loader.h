@@ -107,6 +107,7 @@ DEFINE_VEC(member_vec, struct member)
 DEFINE_VEC(param_vec, struct param)
 DEFINE_VEC(u64_vec, uint64_t)
 DEFINE_VEC(u32_vec, uint32_t)
+DEFINE_VEC(using_vec, struct cxx_using)
 DEFINE_VEC(enumerator_vec, struct enumerator)
 DEFINE_VEC(dim_vec, struct array_dim)
 DEFINE_VEC(param_ptr_vec, struct param *)
@@ -164,7 +165,7 @@ struct loader {
 	struct member_vec bases;
 	struct u64_vec base_type_offs;
 	struct u32_vec methods;
-	struct u64_vec usings;		/* pairs: struct cxx_using */
+	struct using_vec usings;
 	/* All parameters of functions, for resolving abstract origins. */
 	struct param_ptr_vec all_params;
 	struct u64_vec all_param_origin;

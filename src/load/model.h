@@ -95,8 +95,6 @@ struct member {
 	struct annotation *tags;
 };
 
-/* What a C++ class holds besides data members and nested types. Code that
- * walks composite.members (the BTF encoder, say) never sees these. */
 /* A using-declaration in a class (DW_TAG_imported_declaration, gcc's
  * "using Base::f;"): its own DIE and the DIE it imports (DW_AT_import, a
  * function or a type; 0 if it has none). */
@@ -105,6 +103,8 @@ struct cxx_using {
 	uint64_t target;
 };
 
+/* What a C++ class holds besides data members and nested types. Code that
+ * walks composite.members (the BTF encoder, say) never sees these. */
 struct composite_cxx {
 	/* DW_TAG_inheritance entries as members with is_inheritance set
 	 * (name NULL, type the base class), in DIE order. */

@@ -291,9 +291,7 @@ const struct type *c_type_strip(const struct type *t)
 	return type_strip_cv(t);
 }
 
-/* pahole's type->nr_members: the data members and the C++ bases, not the
- * static members; a size-1 class without any is the empty-base trick's */
-static uint32_t counted_members(const struct type *t)
+uint32_t c_type_nr_members(const struct type *t)
 {
 	uint32_t n = t->composite.cxx ? t->composite.cxx->nr_bases : 0;
 
@@ -339,7 +337,8 @@ uint64_t c_type_size(const struct type *t, unsigned addr_size)
 		case TK_STRUCT:
 		case TK_UNION:
 		case TK_CLASS:
-			if (t->size == 1 && !counted_members(t))
+			/* a size-1 class without members: the empty-base trick */
+			if (t->size == 1 && !c_type_nr_members(t))
 				return 0;
 			return mult * t->size;
 		case TK_ARRAY: {

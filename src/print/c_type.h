@@ -80,6 +80,10 @@ void c_type_name_n(struct strbuf *sb, const struct type *t, size_t bufsize);
 /* Follow typedefs and qualifiers (const, volatile, restrict, atomic). */
 const struct type *c_type_strip(const struct type *t);
 
+/* pahole's type->nr_members of a struct, union or class: its data members
+ * and C++ bases, not its static members. */
+uint32_t c_type_nr_members(const struct type *t);
+
 /* Size in bytes as pahole's tag__size computes it: pointers take
  * ADDR_SIZE, arrays multiply, typedefs and qualifiers follow, an empty
  * struct of size 1 counts 0 (the empty-base trick), void is 0. */

@@ -231,14 +231,9 @@ static size_t array_fprintf(struct pctx *p, const struct type *arr,
 		 * elements (their dimensions flattened, none when the first is
 		 * 0: then one) times the size of the element type, typedefs
 		 * followed; no dimensions */
-		const struct type *et = arr->type;
-		unsigned long long flat = 0, size;
+		unsigned long long flat = 0;
+		uint64_t size = arr->type ? c_type_size(arr->type, p->lc->addr_size) : 0;
 		size_t before = p->sb->len;
-		unsigned hops = 0;
-
-		while (et && et->kind == TK_TYPEDEF && hops++ < MAX_TYPEDEF_HOPS)
-			et = et->type;
-		size = et ? c_type_size(et, p->lc->addr_size) : 0;
 
 		for (uint32_t i = 0; i < arr->array.nr_dims; i++) {
 			uint64_t n = arr->array.dims[i].count;
@@ -836,7 +831,7 @@ static size_t class_fprintf_body(struct pctx *p, const struct type *t,
 	uint32_t sum_bytes = 0, sum_bits = 0, sum_holes = 0, sum_bit_holes = 0;
 	uint32_t sum_paddings = 0, sum_forced_holes = 0;
 	unsigned nr_paddings = 0, nr_forced = 0, nr_forced_holes = 0;
-	uint32_t nr_members = 0, nr_static = 0;
+	uint32_t nr_members, nr_static = 0;
 	struct child_iter it = { .total = 0 };
 	const char *cur_access = NULL;
 	const struct layout_member *last = NULL;
@@ -875,16 +870,9 @@ static size_t class_fprintf_body(struct pctx *p, const struct type *t,
 		return p->sb->len - start;
 	}
 
-	/* pahole's type->nr_members counts bases, not static members */
-	for (uint32_t i = 0; i < t->composite.nr_members; i++) {
-		const struct member *m = &t->composite.members[i];
-
-		if (!m->is_static)
-			nr_members++;
-		else if (!m->is_static_var)
-			nr_static++;
-	}
-	nr_members += layout_nr_bases(t);
+	nr_members = c_type_nr_members(t);
+	for (uint32_t i = 0; i < t->composite.nr_members; i++)
+		nr_static += t->composite.members[i].is_static && !t->composite.members[i].is_static_var;
 	it.total = layout_nr_slots(t) + t->composite.nr_nested + nr_methods(t) + nr_usings(t);
 
 	if (c->pre_bit_hole > 0 && !cconf.suppress_comments) {
