@@ -25,7 +25,7 @@
 #     (--btf_encode_detached, no floats): -F btf with (none), -P and
 #     -s --no_parm_names -P.
 # The generator leaves out what docs/compat-pfunct.md lists as differences
-# (_Atomic: PF-ATOMIC, C++: PF-CXX, PF-RVALUE, type units: PF-TYPE-UNITS,
+# (_Atomic: PF-ATOMIC, C++: t3000 on its fixtures, PF-RVALUE, type units: PF-TYPE-UNITS,
 # btf_type_tag: PF-BTF-TYPE-TAG).
 # A difference fails the test with the seed, compiler, flags, the commands
 # that rebuild the case and the first differing lines (for the first

@@ -35,7 +35,8 @@ for f in $fx; do
 	*.o) continue ;;
 	esac
 	case $(basename "$f") in	# not the build path: it may say "cxx"
-	*cxx*|*type_units*) continue ;;	# PF-CXX, PF-TYPE-UNITS
+	*cxx*) continue ;;	# pahole 1.24 -J fails on C++ (DW_TAG_reference_type)
+	*type_units*) continue ;;	# PF-TYPE-UNITS
 	*btf_tags*) continue ;;	# 1.24 cannot read DECL_TAG/TYPE_TAG: below
 	*.dwarf4) continue ;;	# the same BTF as DWARF 5's: keep the test short
 	esac
@@ -69,7 +70,7 @@ done
 [ $checked -gt 40 ] || d2b_fail "only $checked comparisons ran"
 
 # The counts themselves, on the functions fixture: sum_ints(int count, ...)
-f=$(echo "$fx" | grep -m1 'functions\.gcc\.O0\.dwarf5$')
+f=$(echo "$fx" | grep -m1 '/functions\.gcc\.O0\.dwarf5$')
 pahole -J --btf_encode_detached="$tmp/fn.btf" "$f" >/dev/null 2>&1 || d2b_fail "pahole -J $f"
 got=$("$ours" -F btf -p "$tmp/fn.btf" | grep '^sum_ints:')
 [ "$got" = "sum_ints: 1" ] || d2b_fail "-p: got '$got', want 'sum_ints: 1'"

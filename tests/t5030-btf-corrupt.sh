@@ -8,7 +8,7 @@
 d2b_need_cmd pahole python3
 tmp=$(d2b_tmpdir)
 fx=$(d2b_fixtures 'functions') || d2b_fail "fixtures"
-f=$(echo "$fx" | grep -m1 'functions\.gcc\.O0\.dwarf5$')
+f=$(echo "$fx" | grep -m1 '/functions\.gcc\.O0\.dwarf5$')
 pahole -J --btf_encode_detached="$tmp/good.btf" "$f" || d2b_fail "pahole -J"
 
 # mutate KIND OUT: write a corrupted copy of good.btf

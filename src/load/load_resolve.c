@@ -153,10 +153,13 @@ static int resolve_origins(struct loader *l)
 				f->linkage_name = o->linkage_name;
 			if (!f->ret)
 				f->ret = o->ret;
-			if (!f->decl_file) {
+			/* each on its own, as libdw's dwarf_attr_integrate:
+			 * clang gives a method's definition its own
+			 * DW_AT_decl_line and its declaration's file */
+			if (!f->decl_file)
 				f->decl_file = o->decl_file;
+			if (!f->decl_line)
 				f->decl_line = o->decl_line;
-			}
 			f->external |= o->external;
 			f->prototyped |= o->prototyped;
 			if (!f->inline_attr)
@@ -185,10 +188,10 @@ static int resolve_origins(struct loader *l)
 			if (!v->type)
 				v->type = o->type;
 			v->external |= o->external;
-			if (!v->decl_file) {
+			if (!v->decl_file)
 				v->decl_file = o->decl_file;
+			if (!v->decl_line)
 				v->decl_line = o->decl_line;
-			}
 			break;
 		}
 	}

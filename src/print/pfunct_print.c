@@ -144,13 +144,27 @@ static bool fn_declared_inline(const struct function *fn)
 	       fn_inline_attr(fn) == DW_INL_declared_not_inlined;
 }
 
-/* pfunct lists only DW_TAG_subprogram children of the unit (and of C++
- * namespaces): not functions declared inside function bodies, such as the
- * kernel's BUILD_BUG_ON __compiletime_assert_N. */
-static bool fn_is_subprogram(const struct function *fn)
+/* pfunct's listing holds the unit's own DW_TAG_subprogram children (1.24
+ * walks the unit's top-level tags, as upstream does): not functions in C++
+ * namespaces or classes (g++ puts a method's or a namespace function's
+ * out-of-line definition among the unit's children, DW_AT_specification
+ * naming its declaration, so that one is listed; clang keeps a namespace
+ * function's definition inside the namespace, so that one is not), and not
+ * functions declared inside function bodies, such as the kernel's
+ * BUILD_BUG_ON __compiletime_assert_N. */
+static bool fn_is_listed(const struct function *fn)
+{
+	return !fn->is_inlined_instance && fn->scope == TS_UNIT;
+}
+
+/* -f NAME searches pfunct 1.24's table of functions instead: every
+ * subprogram of the unit, its namespaces and its classes (methods'
+ * declarations too), in DIE order. */
+static bool fn_is_searched(const struct function *fn)
 {
 	return !fn->is_inlined_instance &&
-	       (fn->scope == TS_UNIT || fn->scope == TS_NAMESPACE);
+	       (fn->scope == TS_UNIT || fn->scope == TS_NAMESPACE ||
+		fn->scope == TS_COMPOSITE);
 }
 
 uint64_t pfunct_function_size(const struct function *fn)
@@ -635,7 +649,7 @@ static int add_listing(struct pfunct_printer *p, const struct cu_model *cu,
 		uint32_t hash;
 		size_t slot;
 
-		if (!fn_is_subprogram(fn) || !name)
+		if (!fn_is_listed(fn) || !name)
 			continue;
 		if (o->externals_only && !fn_external(fn))
 			continue;
@@ -696,7 +710,7 @@ static int add_function_search(struct pfunct_printer *p,
 		const struct function *fn = &cu->functions[i];
 		const char *name;
 
-		if (!fn_is_subprogram(fn))
+		if (!fn_is_searched(fn))
 			continue;
 		name = fn_name(cu, fn);
 		if (!name || strcmp(name, p->opts.function))
