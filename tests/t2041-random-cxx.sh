@@ -9,7 +9,10 @@
 # -fno-eliminate-unused-debug-types on every third seed). On every build
 # `pahole [OPTS] FILE`, ours against 1.24, stdout and stderr byte for byte,
 # for OPTS = (none), --hex, -s and -E -C for each class the generator
-# names, after what docs/compat.md explains:
+# names; and `pfunct [OPTS] FILE` for t3000's modes (-f NAME for every
+# listed name on one build a seed), with t3000's C++ excuses
+# (tests/tools/pfunct_cxx_excuse.pl: PF-RVALUE, PF-CXX-RET). For pahole,
+# after what docs/compat.md explains:
 #   - 1.24's stderr lines that name its own gaps ("tag not supported",
 #     recode warnings for using-declarations, "DW_AT_<0x1c>=0xa") are
 #     dropped, as in t2000;
@@ -29,6 +32,8 @@
 #   D2B_T2041_GENFLAGS  more gen_cxx.py flags (--all: P11/P12 triggers too)
 ORACLE=$(command -v pahole)
 OURS="$D2B_BUILD/pahole"
+PF_ORACLE=$(command -v pfunct)
+PF_OURS="$D2B_BUILD/pfunct"
 GEN="$D2B_SRC/tests/tools/gen_cxx.py"
 
 # Worker mode: every build and comparison of one seed; the report (one
@@ -88,6 +93,31 @@ if [ "${1:-}" = --seed ]; then
 							fail "$case" "pahole ${opt:-(no options)}: stderr differs (- 1.24, + ours)"
 					fi
 				done
+				# pfunct: the modes of t3000, with its C++ excuses;
+				# -f for every listed name on one build a seed.
+				pf_opts=("" "-P" "-V" "-s" "-p" "-N" "-E" "-l -P" "--no_parm_names -P")
+				pf_f=0
+				[ $i = $((seed % 8 + 1)) ] && pf_f=1
+				while IFS= read -r fn; do
+					pf_opts+=("-f $fn")
+				done < <([ $pf_f = 1 ] && "$PF_ORACLE" "$f" 2>/dev/null | sort -u)
+				for opt in "${pf_opts[@]}"; do
+					checked=$((checked + 1))
+					if [ "${opt#-f }" != "$opt" ]; then
+						set -- -f "${opt#-f }"
+					else
+						# shellcheck disable=SC2086
+						set -- $opt
+					fi
+					timeout 60 "$PF_ORACLE" "$@" "$f" 2>/dev/null |
+						sed 's|(null):[0-9]* \*/$|(null):0 */|' >"$r.ref.out"
+					timeout 60 "$PF_OURS" "$@" "$f" >"$r.our.out" 2>"$r.our.err"
+					cmp -s "$r.ref.out" "$r.our.out" && continue
+					perl "$D2B_SRC/tests/tools/pfunct_cxx_excuse.pl" \
+						"$r.ref.out" "$r.our.out" >"$r.excuse" && continue
+					head -8 "$r.excuse" |
+						fail "$case" "pfunct ${opt:-(no options)}: differs beyond PF-RVALUE and PF-CXX-RET (- 1.24, + ours)"
+				done
 			done
 		done
 	done
@@ -97,8 +127,9 @@ fi
 
 . "$D2B_SRC/tests/lib.sh"
 set -u
-d2b_need_cmd pahole g++ clang++ python3 perl timeout
+d2b_need_cmd pahole pfunct g++ clang++ python3 perl timeout
 [ -x "$OURS" ] || d2b_fail "no $OURS"
+[ -x "$PF_OURS" ] || d2b_fail "no $PF_OURS"
 "$ORACLE" --version 2>/dev/null | grep -qx 'v1.24' || d2b_skip "oracle is not pahole v1.24"
 
 d2b_random_run "$0" "${D2B_T2041_SEEDS:-1-40}" "${D2B_T2041_JOBS:-2}" "${D2B_T2041_KEEP:-}"

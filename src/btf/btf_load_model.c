@@ -253,6 +253,7 @@ static int fill_function(struct builder *b, uint32_t id, struct function *fn)
 	const struct type *proto = b->by_id[t->type];
 
 	fn->name = bname(b, t->name_off);
+	fn->own_name = fn->name != NULL;
 	fn->die_offset = id;
 	fn->scope = TS_UNIT;
 	fn->calling_convention = DW_CC_normal;

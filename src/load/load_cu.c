@@ -449,6 +449,7 @@ static int handle_function(struct loader *l, const struct dw_die *die,
 	if (!f)
 		return oom(l);
 	f->name = di->name;
+	f->own_name = di->name != NULL;
 	f->linkage_name = di->linkage_name;
 	f->external = di->external;
 	f->own_external = di->external;

@@ -222,6 +222,7 @@ struct function {
 	bool prototyped;
 	bool external;			/* DW_AT_external, or its origin's */
 	bool own_external;		/* DW_AT_external of this DIE itself */
+	bool own_name;			/* name is this DIE's own DW_AT_name */
 	bool declaration;		/* DW_AT_declaration */
 	bool has_addr;			/* DW_AT_low_pc present */
 	bool is_abstract;		/* has DW_AT_inline (abstract instance root) */

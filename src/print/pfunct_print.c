@@ -88,12 +88,26 @@ static const struct function *fn_origin(const struct cu_model *cu,
 	return cu_model_function_at_offset(cu, off);
 }
 
+/*
+ * The name pfunct 1.24 gives FN: its own DW_AT_name, else its origin's
+ * (DW_AT_abstract_origin, else DW_AT_specification) as 1.24's loader has
+ * it when it reaches FN. That loader names the unit's functions one by one
+ * in DIE order, each from its origin's name so far: an origin later in the
+ * unit has none yet unless it has one of its own. So clang's concrete
+ * instance of a destructor, listed before its abstract instance (which is
+ * named by its declaration), has no name, and is not listed.
+ */
 static const char *fn_name(const struct cu_model *cu, const struct function *fn)
 {
 	for (int i = 0; fn && i < PFUNCT_MAX_HOPS; i++) {
-		if (fn->name)
+		const struct function *o;
+
+		if (fn->own_name)
 			return fn->name;
-		fn = fn_origin(cu, fn);
+		o = fn_origin(cu, fn);
+		if (o && !o->own_name && o->die_offset > fn->die_offset)
+			return NULL;
+		fn = o;
 	}
 	return NULL;
 }
