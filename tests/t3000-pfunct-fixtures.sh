@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # pfunct: our output against Debian's pfunct 1.24 (/usr/bin/pfunct) on every
 # fixture, byte for byte: the listing, -P, -l -P, --no_parm_names, -s, -V,
-# -E, -H, -G, -p, -N; -f NAME for every listed name (C++ too, with the
+# -E, -H, -G, -p, -N, -S, -g; -c CLASS (and -V, -l) for every struct pahole
+# lists;
+# -f NAME for every listed name (C++ too, with the
 # documented C++ differences excused line by line); -j1 = -j4; the front end's
 # --help, --usage, --version and its errors. Every exception is one of the
 # IDs of docs/compat-pfunct.md, and the test fails if the doc lacks it.
@@ -73,6 +75,7 @@ known PF-CXX-RET
 known PF-CXX-SPEC
 compared=0
 compared_cxx=0
+classes=0
 for f in $fx; do
 	name=$(basename "$f")
 	cxx=0
@@ -81,7 +84,7 @@ for f in $fx; do
 	cxx_*|*_cxx.*) cxx=1; compared_cxx=$((compared_cxx + 1)) ;;
 	esac
 	if full "$name"; then
-		modes=("" "-P" "--no_parm_names -P" "-s" "-V" "-E" "-H" "-G" "-p" "-N" "-l -P")
+		modes=("" "-P" "--no_parm_names -P" "-s" "-V" "-E" "-H" "-G" "-p" "-N" "-l -P" "-S" "-g")
 	else
 		modes=("" "-P")
 	fi
@@ -91,7 +94,7 @@ for f in $fx; do
 		# "&&" and all (PF-RVALUE cannot be undone), and g++'s
 		# constructors without parameter DIEs take their declaration's
 		# (PF-CXX-SPEC, -p too). The rest of the modes, in full.
-		modes=("" "-s" "-E" "-H" "-G" "-N")
+		modes=("" "-s" "-E" "-H" "-G" "-N" "-S" "-g")
 		;;
 	esac
 	case $name in
@@ -107,6 +110,16 @@ for f in $fx; do
 	done
 	compared=$((compared + 1))
 
+	# -c CLASS for every struct pahole lists, and one that is not there.
+	if full "$name"; then
+		while IFS= read -r s; do
+			same -c "$s" "$f"
+			same -c "$s" -V "$f"
+			same -c "$s" -V -l --no_parm_names "$f"
+			classes=$((classes + 1))
+		done < <(pahole --sizes "$f" 2>/dev/null | cut -f1 | sort -u; echo no_such_struct)
+	fi
+
 	# -f NAME for every listed name, on two builds of each fixture.
 	case $name in
 	*.gcc.O2.dwarf5|*.clang.O0.dwarf4) ;;
@@ -121,6 +134,12 @@ for f in $fx; do
 done
 [ $compared -ge 20 ] || fail "only $compared fixtures compared"
 [ $compared_cxx -ge 40 ] || fail "only $compared_cxx C++ fixture builds compared"
+[ $classes -ge 300 ] || fail "only $classes -c CLASS runs"
+# -c takes the struct's unit's functions with a pointer to it, -f wins
+mf=$(printf '%s\n' $fx | grep '/pfunct_multi\.gcc\.O2\.dwarf5$')
+[ "$("$PF" -c foo "$mf" | tr '\n' ' ')" = "callme ext_fn callme stat_fn " ] ||
+	fail "-c foo: $("$PF" -c foo "$mf" | tr '\n' ' ')"
+[ -z "$("$PF" -c foo -f callme "$mf")" ] || fail "-c foo -f callme printed something"
 
 # -j: the output does not depend on the thread count.
 for f in $(printf '%s\n' $fx | grep -e '^.*/pfunct_multi\.' -e '^.*/multi_cu\.'); do

@@ -41,7 +41,7 @@ check() { # FILE OPTS...
 check "$corpus/vmlinux"
 check "$corpus/vmlinux" -P
 for m in "$corpus"/modules/*.ko; do
-	for opts in "" "-P" "-s" "--no_parm_names -P"; do
+	for opts in "" "-P" "-s" "--no_parm_names -P" "-S" "-g" "-c sk_buff -V" "-c net_device"; do
 		# shellcheck disable=SC2086
 		check "$m" $opts
 	done

@@ -201,6 +201,7 @@ int pfunct_main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":a:bc:Ef:F:gGHiIj::lNpPsStTV?",
 				pfunct_long_options, NULL)) != -1) {
 		switch (c) {
+		case 'c': opts.class_name = optarg; break;
 		case 'E': opts.externals_only = true; break;
 		case 'f': opts.function = optarg; break;
 		case 'F': formats = optarg; break;
@@ -211,6 +212,8 @@ int pfunct_main(int argc, char **argv)
 		case 'p': opts.formatter = PFUNCT_FMT_NR_PARMS; break;
 		case 'P': opts.prototypes = true; break;
 		case 's': opts.formatter = PFUNCT_FMT_SIZES; break;
+		case 'S': opts.formatter = PFUNCT_FMT_NR_VARIABLES; break;
+		case 'g': opts.formatter = PFUNCT_FMT_LABELS; break;
 		case 'V': opts.verbose = true; break;
 		case OPT_NO_PARM_NAMES: opts.no_parm_names = true; break;
 		case OPT_BTF_BASE: btf_base = optarg; break;
@@ -260,11 +263,8 @@ int pfunct_main(int argc, char **argv)
 			return 0;
 		case 'a': return unsupported("-a/--addr");
 		case 'b': return unsupported("-b/--expand_types");
-		case 'c': return unsupported("-c/--class");
-		case 'g': return unsupported("-g/--goto_labels");
 		case 'i': return unsupported("-i/--inline_expansions");
 		case 'I': return unsupported("-I/--inline_expansions_stats");
-		case 'S': return unsupported("-S/--nr_variables");
 		case 't': return unsupported("-t/--total_inline_stats");
 		case 'T': return unsupported("-T/--variables");
 		case OPT_SYMTAB: return unsupported("--symtab");

@@ -506,6 +506,7 @@ static int handle_function(struct loader *l, const struct dw_die *die,
 	if (dw_die_has_children(die)) {
 		struct scope *s = push_scope(l, die, inlined ? SCOPE_BLOCK : SCOPE_FUNCTION);
 		s->func = inlined && parent && parent->func ? parent->func : f;
+		s->label_func = inlined ? (parent ? parent->label_func : NULL) : f;
 		if (inlined && !(parent && parent->func))
 			s->func = f;
 		s->first = l->params.len;
@@ -521,7 +522,7 @@ static int handle_variable(struct loader *l, const struct dw_die *die,
 	struct variable *v;
 	bool in_func = parent && parent->func;
 
-	if (in_func)
+	if (in_func && parent->kind == SCOPE_FUNCTION)
 		parent->func->nr_variables++;
 	/* Locals without a static address are not variables of the unit. */
 	if (in_func && !(di->has_location && di->location.cls == DW_CLS_BLOCK &&
@@ -838,6 +839,11 @@ composite:
 		}
 		return 0;
 
+	case DW_TAG_label:
+		if (parent && parent->label_func)
+			parent->label_func->nr_labels++;
+		goto maybe_children;
+
 	case DW_TAG_formal_parameter:
 		if (parent && (parent->kind == SCOPE_PROTO ||
 			       (parent->kind == SCOPE_FUNCTION))) {
@@ -871,6 +877,9 @@ composite:
 			s = push_scope(l, die, SCOPE_BLOCK);
 			if (!s->func && parent)
 				s->func = parent->func;
+			/* pahole adds an inlined instance's labels to the
+			 * block holding it */
+			s->label_func = parent ? parent->label_func : NULL;
 		}
 		return 0;
 

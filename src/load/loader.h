@@ -130,6 +130,10 @@ struct scope {
 	uint8_t kind;
 	struct type *type;		/* composite, enum, array, proto, pointer */
 	struct function *func;		/* function, or enclosing function of a block */
+	/* the function whose own labels this scope's DW_TAG_labels are
+	 * (pahole's function lexblock): the function's scope and the
+	 * inlined instances in it, not lexical blocks; NULL otherwise */
+	struct function *label_func;
 	size_t first;			/* start in the scratch stack of its children */
 	size_t first_nested;		/* composites: start in the nested stack */
 	size_t first_base;		/* composites: start in the bases stack */

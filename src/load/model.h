@@ -241,8 +241,11 @@ struct function {
 	uint64_t specification_offset;	/* DW_AT_specification target, 0 if none */
 	uint32_t decl_file, decl_line;
 	struct annotation *tags;	/* btf_decl_tag of the function */
-	/* Sizes for pfunct -s and friends. */
-	uint32_t nr_lexblocks, nr_variables, nr_inline_expansions;
+	/* Counts for pfunct -S, -g and friends: nr_variables and nr_labels
+	 * count the function's own DW_TAG_variable / DW_TAG_label children
+	 * (pahole's function lexblock: not those of nested blocks or inlined
+	 * instances); the others its whole subtree. */
+	uint32_t nr_lexblocks, nr_variables, nr_labels, nr_inline_expansions;
 };
 
 struct variable {

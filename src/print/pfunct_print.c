@@ -35,6 +35,8 @@ struct pfunct_entry {
 	uint64_t size;
 	size_t text_off;	/* into strs; SIZE_MAX when not rendered */
 	uint32_t nr_parms;
+	uint32_t nr_variables;	/* -S */
+	uint32_t nr_labels;	/* -g */
 	uint32_t nr_files;	/* definitions seen (the -V count) */
 	bool external;
 };
@@ -486,10 +488,17 @@ static void format_prototype(struct strbuf *sb, struct tname_cache *tc,
 		flags |= C_FT_NO_PARM_NAMES;
 	if (cu->from_btf)
 		put_decl_tags(sb, fn->tags);
+	/* pahole's function__fprintf(): a method's declaration in its class
+	 * (-c, -f) says virtual, and "= 0" when pure */
+	if (fn->virtuality == DW_VIRTUALITY_virtual ||
+	    fn->virtuality == DW_VIRTUALITY_pure_virtual)
+		strbuf_add(sb, "virtual ", 8);
 	if (cu->from_btf && params_have_decl_tags(fn))
 		ftype_with_param_tags(sb, &ft, fn, name, flags);
 	else if (!ftype_fast(sb, tc, &ft, name, flags))
 		c_type_ftype(sb, &ft, name, flags, 0);
+	if (fn->virtuality == DW_VIRTUALITY_pure_virtual)
+		strbuf_add(sb, " = 0", 4);
 	strbuf_putc(sb, ';');
 	free(fixed);
 }
@@ -698,6 +707,8 @@ static int add_listing(struct pfunct_printer *p, const struct cu_model *cu,
 		e->cu_name_off = p->cu_name_off;
 		e->size = pfunct_function_size(fn);
 		e->nr_parms = fn->nr_params;
+		e->nr_variables = fn->nr_variables;
+		e->nr_labels = fn->nr_labels;
 		e->nr_files = 1;
 		e->external = fn_external(fn);
 		e->text_off = SIZE_MAX;
@@ -741,6 +752,62 @@ static int add_function_search(struct pfunct_printer *p,
 	return 0;
 }
 
+/* -c: the unit's first definition of struct (or class) NAME, as pfunct
+ * 1.24's cu__find_struct_by_name() finds it (not unions, not
+ * declarations). */
+static const struct type *find_struct(const struct cu_model *cu,
+				      const char *name)
+{
+	for (uint32_t i = 0; i < cu->nr_types; i++) {
+		const struct type *t = cu->types[i];
+
+		if ((t->kind == TK_STRUCT || t->kind == TK_CLASS) &&
+		    !t->declaration && t->name && !strcmp(t->name, name))
+			return t;
+	}
+	return NULL;
+}
+
+/* pfunct 1.24's ftype__has_parm_of_type(): a parameter whose type is a
+ * pointer straight to TARGET (not through a typedef or a qualifier). */
+static bool has_pointer_param_to(const struct function *fn,
+				 const struct type *target)
+{
+	for (uint32_t i = 0; i < fn->nr_params; i++) {
+		const struct type *t = fn->params[i].type;
+
+		if (t && t->kind == TK_POINTER && t->type == target)
+			return true;
+	}
+	return false;
+}
+
+static int add_class_search(struct pfunct_printer *p, const struct cu_model *cu,
+			    struct strbuf *out)
+{
+	const struct type *target = find_struct(cu, p->opts.class_name);
+
+	if (!target)
+		return 0;
+	for (uint32_t i = 0; i < cu->nr_functions; i++) {
+		const struct function *fn = &cu->functions[i];
+		const char *name;
+
+		if (!fn_is_searched(fn) || fn_inline_attr(fn) ||
+		    !has_pointer_param_to(fn, target))
+			continue;
+		if (p->opts.verbose) {
+			pfunct_format_prototype(out, cu, fn, p->opts.decl_info,
+						p->opts.no_parm_names);
+		} else {
+			name = fn_name(cu, fn);
+			strbuf_puts(out, name ? name : "");
+		}
+		strbuf_putc(out, '\n');
+	}
+	return 0;
+}
+
 int pfunct_printer_add_cu(struct pfunct_printer *p, const struct cu_model *cu,
 			  struct strbuf *out, struct d2b_error *err)
 {
@@ -750,6 +817,8 @@ int pfunct_printer_add_cu(struct pfunct_printer *p, const struct cu_model *cu,
 		return 0;
 	if (p->opts.function)
 		rc = add_function_search(p, cu, out);
+	else if (p->opts.class_name)
+		rc = add_class_search(p, cu, out);
 	else
 		rc = add_listing(p, cu, out, err);
 	if (!rc && out->oom)
@@ -770,7 +839,7 @@ int pfunct_printer_finish(struct pfunct_printer *p, struct strbuf *out,
 {
 	const struct pfunct_options *o = &p->opts;
 
-	if (o->function)
+	if (o->function || o->class_name)
 		return 0;
 	for (size_t i = p->entries.len; i-- > 0;) {
 		const struct pfunct_entry *e = &p->entries.data[i];
@@ -788,6 +857,18 @@ int pfunct_printer_finish(struct pfunct_printer *p, struct strbuf *out,
 			put_num(out, e->nr_parms, 10);
 			strbuf_putc(out, '\n');
 			break;
+		case PFUNCT_FMT_NR_VARIABLES:
+		case PFUNCT_FMT_LABELS: {
+			uint32_t n = o->formatter == PFUNCT_FMT_LABELS
+					     ? e->nr_labels : e->nr_variables;
+
+			if (!n)
+				break;
+			put_name_colon(out, p, e);
+			put_num(out, n, 10);
+			strbuf_putc(out, '\n');
+			break;
+		}
 		case PFUNCT_FMT_NAME_LEN:
 			put_name_colon(out, p, e);
 			put_num(out, strlen(entry_name(p, e)), 10);

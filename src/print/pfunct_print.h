@@ -16,14 +16,22 @@
  *       with -V) and drop it.
  *   The kept functions are printed newest first (pfunct pushes each on the
  *   head of a list), one line each: the name, or "name: size" (-s, only when
- *   the size is not 0), "name: nr_parms" (-p), "name: strlen" (-N), or the
- *   prototype (-P, -V).
+ *   the size is not 0), "name: nr_parms" (-p), "name: strlen" (-N),
+ *   "name: variables" (-S) and "name: labels" (-g) when not 0 (the
+ *   function's own: not those of its blocks), or the prototype (-P, -V).
  *
  *   -f NAME: the first unit (in unit order) holding a function called NAME
  *   ends the search; its first such function is printed as a prototype,
  *   unless it is external or a concrete instance (DW_AT_abstract_origin), in
  *   which case pfunct 1.24 prints nothing. The caller stops feeding units
  *   once pfunct_printer_done() is true.
+ *
+ *   -c CLASS (without -f): unit by unit, in DIE order and without dedup,
+ *   every function (methods and namespaces' functions too, as -f searches)
+ *   that is not an abstract instance (its own DW_AT_inline) and has a
+ *   parameter whose type is a pointer straight to the unit's first
+ *   definition of struct (or class) CLASS: its name, or with -V its
+ *   prototype. Units without such a definition print nothing.
  *
  * A prototype line is "[inline ]RET NAME(PARAMS);", preceded with -l by
  * "/\* Used at: CU *\/" and "/\* <DIE offset in hex> FILE:LINE *\/".
@@ -47,6 +55,9 @@ enum pfunct_formatter {
 	PFUNCT_FMT_SIZES,	/* -s: "name: size" when size != 0 */
 	PFUNCT_FMT_NR_PARMS,	/* -p: "name: nr_parms" */
 	PFUNCT_FMT_NAME_LEN,	/* -N: "name: strlen(name)" */
+	PFUNCT_FMT_NR_VARIABLES,	/* -S: "name: N" when the function's own
+				 * variables are not 0 */
+	PFUNCT_FMT_LABELS,	/* -g: "name: N" when its own labels are not 0 */
 };
 
 struct pfunct_options {
@@ -59,6 +70,7 @@ struct pfunct_options {
 	bool cc_inlined;	/* -H: DW_INL_inlined only */
 	bool cc_uninlined;	/* -G: DW_INL_declared_not_inlined only */
 	const char *function;	/* -f NAME; NULL: list */
+	const char *class_name;	/* -c CLASS (when no -f); NULL: list */
 };
 
 struct pfunct_printer;

@@ -62,6 +62,7 @@ static struct function *add_fn(struct cu_model *cu, uint64_t off,
 	struct function *f = &cu->functions[cu->nr_functions++];
 
 	f->name = name;
+	f->own_name = name != NULL;
 	f->ret = ret;
 	f->die_offset = off;
 	f->prototyped = true;
@@ -424,6 +425,132 @@ static void check_many_names(void)
 	cu_model_destroy(cu);
 }
 
+/* ---- -c CLASS, -S, -g and the names of nameless instances ---- */
+
+/* One unit, run alone through a printer with O. */
+static char *run_one(struct cu_model *cu, const struct pfunct_options *o)
+{
+	struct models one = { .a = cu, .b = NULL };
+	struct d2b_error err = { 0 };
+	struct strbuf out = STRBUF_INIT;
+	struct pfunct_printer *p = pfunct_printer_create(o, &err);
+	char *s;
+
+	CHECK(p != NULL, "create: %s", err.msg);
+	if (!p)
+		return strdup("");
+	CHECK(!pfunct_printer_add_cu(p, one.a, &out, &err), "%s", err.msg);
+	CHECK(!pfunct_printer_finish(p, &out, &err), "%s", err.msg);
+	pfunct_printer_destroy(p);
+	s = strdup(strbuf_str(&out));
+	strbuf_free(&out);
+	return s;
+}
+
+#define EXPECT_ONE(cu, opts, want)                                             \
+	do {                                                                   \
+		char *got_ = run_one((cu), &(opts));                           \
+		CHECK_STR(got_, want);                                         \
+		free(got_);                                                    \
+	} while (0)
+
+static void check_class_and_counts(void)
+{
+	struct cu_model *cu = new_cu("c.cc", 16);
+	struct type *t_int = new_type(cu, TK_BASE, "int", NULL);
+	struct type *t_union = new_type(cu, TK_UNION, "s", NULL);
+	struct type *t_decl = new_type(cu, TK_STRUCT, "s", NULL);
+	struct type *t_def = new_type(cu, TK_STRUCT, "s", NULL);
+	struct type *p_union = new_type(cu, TK_POINTER, NULL, t_union);
+	struct type *p_decl = new_type(cu, TK_POINTER, NULL, t_decl);
+	struct type *p_def = new_type(cu, TK_POINTER, NULL, t_def);
+	struct type *c_def = new_type(cu, TK_CONST, NULL, t_def);
+	struct type *p_cdef = new_type(cu, TK_POINTER, NULL, c_def);
+	struct type *td = new_type(cu, TK_TYPEDEF, "sp_t", p_def);
+	struct type *types[] = { t_int, t_union, t_decl, t_def, p_union, p_decl,
+				 p_def, c_def, p_cdef, td };
+	struct pfunct_options o = { 0 };
+	struct function *f;
+
+	t_decl->declaration = true;
+	cu->types = types;
+	cu->nr_types = sizeof(types) / sizeof(types[0]);
+
+	/* in DIE order */
+	f = add_fn(cu, 0x10, "by_ptr", t_int);	/* listed by -c s */
+	f->nr_variables = 2;
+	f->nr_labels = 1;
+	set_params(cu, f, 2, (const char *[]){ "n", "p" },
+		   (struct type *[]){ t_int, p_def });
+	f = add_fn(cu, 0x20, "by_union", t_int);
+	set_params(cu, f, 1, (const char *[]){ "u" }, (struct type *[]){ p_union });
+	f = add_fn(cu, 0x30, "by_decl", t_int);
+	set_params(cu, f, 1, (const char *[]){ "d" }, (struct type *[]){ p_decl });
+	f = add_fn(cu, 0x40, "by_const", t_int);	/* const s *: no */
+	set_params(cu, f, 1, (const char *[]){ "c" }, (struct type *[]){ p_cdef });
+	f = add_fn(cu, 0x50, "by_typedef", t_int);	/* sp_t: no */
+	set_params(cu, f, 1, (const char *[]){ "t" }, (struct type *[]){ td });
+	f = add_fn(cu, 0x60, "abstract", t_int);	/* DW_AT_inline: no */
+	f->own_inline_attr = f->inline_attr = DW_INL_inlined;
+	set_params(cu, f, 1, (const char *[]){ "p" }, (struct type *[]){ p_def });
+	f = add_fn(cu, 0x70, "method", t_int);	/* a pure virtual method */
+	f->scope = TS_COMPOSITE;
+	f->external = f->own_external = true;
+	f->virtuality = DW_VIRTUALITY_pure_virtual;
+	set_params(cu, f, 1, (const char *[]){ NULL }, (struct type *[]){ p_def });
+	f = add_fn(cu, 0x80, "nested", t_int);	/* in a function body: no */
+	f->scope = TS_FUNCTION;
+	set_params(cu, f, 1, (const char *[]){ "p" }, (struct type *[]){ p_def });
+	/* clang's order: a concrete instance (0x90) before its abstract
+	 * instance (0xa0), which is named by its declaration (0x08 would be
+	 * in a class; here the unit's 0x05). 1.24 names 0x90 from 0xa0's
+	 * name as it stands then: none; 0xb0 comes after 0xa0: named. */
+	f = add_fn(cu, 0x90, NULL, NULL);
+	f->origin_offset = 0xa0;
+	f = add_fn(cu, 0xa0, NULL, NULL);
+	f->specification_offset = 0x05;
+	f->own_inline_attr = f->inline_attr = DW_INL_inlined;
+	f->name = "dtor";	/* as the loader resolves it */
+	f = add_fn(cu, 0xb0, NULL, NULL);
+	f->origin_offset = 0xa0;
+	f->name = "dtor";
+	cu->functions[8].name = "dtor";
+	/* the declaration, first in the unit (cu_model_function_at_offset
+	 * wants the array in offset order: move it to the front) */
+	memmove(&cu->functions[1], &cu->functions[0],
+		cu->nr_functions * sizeof(*cu->functions));
+	cu->nr_functions++;
+	memset(&cu->functions[0], 0, sizeof(cu->functions[0]));
+	cu->functions[0].name = "dtor";
+	cu->functions[0].own_name = true;
+	cu->functions[0].die_offset = 0x05;
+	cu->functions[0].declaration = true;
+	cu->functions[0].scope = TS_COMPOSITE;
+
+	o.class_name = "s";
+	EXPECT_ONE(cu, o, "by_ptr\nmethod\n");
+	o.verbose = true;
+	EXPECT_ONE(cu, o, "int by_ptr(int n, struct s * p);\n"
+			  "virtual int method(struct s *) = 0;\n");
+	o.class_name = "nosuch";
+	EXPECT_ONE(cu, o, "");
+	/* -f wins over -c (by_ptr is not external: printed) */
+	o.class_name = "s";
+	o.function = "by_ptr";
+	EXPECT_ONE(cu, o, "int by_ptr(int n, struct s * p);\n");
+
+	/* the listing: the nameless concrete instance is not there */
+	o = (struct pfunct_options){ 0 };
+	EXPECT_ONE(cu, o, "dtor\ndtor\nabstract\nby_typedef\nby_const\n"
+			  "by_decl\nby_union\nby_ptr\n");
+	o.formatter = PFUNCT_FMT_NR_VARIABLES;
+	EXPECT_ONE(cu, o, "by_ptr: 2\n");
+	o.formatter = PFUNCT_FMT_LABELS;
+	EXPECT_ONE(cu, o, "by_ptr: 1\n");
+	cu->types = NULL;	/* on the stack */
+	cu_model_destroy(cu);
+}
+
 int main(void)
 {
 	struct models m = build();
@@ -568,6 +695,7 @@ int main(void)
 	cu_model_destroy(m.b);
 	check_fast_path();
 	check_many_names();
+	check_class_and_counts();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
 	return failures ? 1 : 0;
