@@ -110,8 +110,11 @@ for f in $fx; do
 	done
 	compared=$((compared + 1))
 
-	# -c CLASS for every struct pahole lists, and one that is not there.
+	# -c CLASS for every struct pahole lists, and one that is not there;
+	# the ELF symbol tables.
 	if full "$name"; then
+		same --symtab "$f"
+		case $name in *.o) ;; *) same --symtab=.dynsym "$f" ;; esac
 		while IFS= read -r s; do
 			same -c "$s" "$f"
 			same -c "$s" -V "$f"
@@ -166,6 +169,23 @@ for bad in x -1 12k ''; do
 		grep -q "^pfunct: invalid --thread_bytes value '$bad'" "$tmp/e" ||
 		fail "--thread_bytes='$bad': exit $rc: $(cat "$tmp/e")"
 done
+
+# --symtab: a table that is not there, or a section that is no symbol
+# table, is one line and exit 1 (1.24: exit 1 silently, or garbage for a
+# section of another type: PF-SYMTAB).
+known PF-SYMTAB
+for sec in .nosuch .text; do
+	rc=0
+	"$PF" --symtab=$sec "$mf" >"$tmp/o" 2>"$tmp/e" || rc=$?
+	[ $rc = 1 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/e")" = 1 ] &&
+		grep -q "^pfunct: $mf: " "$tmp/e" ||
+		fail "--symtab=$sec: exit $rc: $(cat "$tmp/e")"
+done
+# two files: one listing after the other
+"$PF" --symtab "$mf" "$mf" >"$tmp/two" || fail "--symtab FILE FILE"
+[ "$(wc -l <"$tmp/two")" = $(($("$PF" --symtab "$mf" | wc -l) * 2)) ] ||
+	fail "--symtab FILE FILE: $(wc -l <"$tmp/two") lines"
+grep -qE '^[0-9 ]+: main +0x[0-9a-f]+ +[0-9]+$' "$tmp/two" || fail "--symtab: no main"
 
 # 'dwarf2btf pfunct' is the same command.
 one=$(printf '%s\n' $fx | grep '/pfunct_multi\.gcc\.O2\.dwarf5$')

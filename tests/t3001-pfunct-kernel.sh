@@ -41,8 +41,10 @@ check() { # FILE OPTS...
 check "$corpus/vmlinux"
 check "$corpus/vmlinux" -P
 check "$corpus/vmlinux" -c sk_buff -V	# 1.24: ~12 s and 2.9 GB
+check "$corpus/vmlinux" --symtab
 for m in "$corpus"/modules/*.ko; do
-	for opts in "" "-P" "-s" "--no_parm_names -P" "-S" "-g" "-c sk_buff -V" "-c net_device"; do
+	for opts in "" "-P" "-s" "--no_parm_names -P" "-S" "-g" "-c sk_buff -V" "-c net_device" \
+		--symtab; do
 		# shellcheck disable=SC2086
 		check "$m" $opts
 	done

@@ -17,6 +17,7 @@
 #include "cli/cli.h"
 #include "cli/cli_input.h"
 #include "print/pfunct_print.h"
+#include "print/pfunct_symtab.h"
 
 #define PFUNCT_EXIT_USAGE 64	/* argp's exit status for a bad option */
 
@@ -185,12 +186,38 @@ static int run_file(const char *path, const char *formats,
 	return 0;
 }
 
+/* --symtab[=SECTION] FILE...: each file's listing in turn; the first file
+ * that fails ends the run (as pfunct 1.24), with our one-line error. */
+static int symtab_main(char **paths, size_t n, const char *section)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct d2b_error err = { 0 };
+	int rc = 0;
+
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct elf_file *ef = elf_file_open(paths[i], &err);
+
+		if (!ef || pfunct_symtab_print(ef, section, &out, &err))
+			rc = cli_fail("pfunct", &err);
+		elf_file_close(ef);
+		if (out.len && fwrite(out.buf, 1, out.len, stdout) != out.len)
+			rc = 1;
+		strbuf_reset(&out);
+	}
+	strbuf_free(&out);
+	if (fflush(stdout) && !rc) {
+		fprintf(stderr, "pfunct: error writing the output\n");
+		rc = 1;
+	}
+	return rc;
+}
+
 int pfunct_main(int argc, char **argv)
 {
 	struct pfunct_options opts = { .formatter = PFUNCT_FMT_DEFAULT };
 	struct pfunct_run run = { .out = STRBUF_INIT };
 	struct d2b_error err = { 0 };
-	const char *formats = NULL, *btf_base = NULL;
+	const char *formats = NULL, *btf_base = NULL, *symtab = NULL;
 	unsigned threads = 1;
 	size_t thread_bytes = CU_STREAM_THREAD_BYTES;
 	void *big = NULL;
@@ -267,7 +294,7 @@ int pfunct_main(int argc, char **argv)
 		case 'I': return unsupported("-I/--inline_expansions_stats");
 		case 't': return unsupported("-t/--total_inline_stats");
 		case 'T': return unsupported("-T/--variables");
-		case OPT_SYMTAB: return unsupported("--symtab");
+		case OPT_SYMTAB: symtab = optarg ? optarg : ".symtab"; break;
 		case OPT_COMPILE: return unsupported("--compile");
 		default:
 			return bad_option("invalid option -- '%s'", "?");
@@ -278,6 +305,8 @@ int pfunct_main(int argc, char **argv)
 		fputs(pfunct_see, stderr);
 		return 1;
 	}
+	if (symtab)	/* nothing else: pfunct reads no debug info then */
+		return symtab_main(argv + optind, (size_t)(argc - optind), symtab);
 
 	if (cli_inputs_want_huge_pages(argv + optind, (size_t)(argc - optind), formats, btf_base))
 		(void)cli_heap_for_big_model(argv, (size_t)64 << 20, &big);

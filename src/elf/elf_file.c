@@ -647,3 +647,17 @@ long elf_file_symbols(struct elf_file *ef, const struct elf_symbol **syms,
 	*syms = ef->syms;
 	return (long)ef->nsyms;
 }
+
+long elf_file_symbols_named(const struct elf_file *ef, const char *name,
+			    struct elf_symbol **syms, struct d2b_error *err)
+{
+	const struct elf_section *s = elf_file_find_section(ef, name);
+	size_t count;
+
+	*syms = NULL;
+	if (!s)
+		return d2b_error_set(err, "%s: no section %s", ef->path, name);
+	if (elf_read_symtab(ef, s->index, syms, &count, err))
+		return -1;
+	return (long)count;
+}

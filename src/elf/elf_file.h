@@ -124,4 +124,13 @@ const struct elf_section *elf_file_load_section(struct elf_file *ef,
 long elf_file_symbols(struct elf_file *ef, const struct elf_symbol **syms,
 		      struct d2b_error *err);
 
+/*
+ * The symbol table in the section called NAME (which must be SHT_SYMTAB or
+ * SHT_DYNSYM), read into a new array the caller frees (*syms; names point
+ * into the object). Returns the count, or -1 with err set (no such
+ * section, not a symbol table, unreadable).
+ */
+long elf_file_symbols_named(const struct elf_file *ef, const char *name,
+			    struct elf_symbol **syms, struct d2b_error *err);
+
 #endif

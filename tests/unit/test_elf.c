@@ -422,6 +422,26 @@ static void check_symbols(struct t *t, const char *file)
 	      file, found_main, found_counter, found_tls);
 	CHECK(t, elf_file_symbols(ef, &again, &err) == n && again == syms,
 	      "symbols not cached");
+
+	/* by name: the same table, a copy; refused: no such section, and a
+	 * section that is not a symbol table */
+	{
+		struct elf_symbol *named = NULL;
+		long m = elf_file_symbols_named(ef, ".symtab", &named, &err);
+
+		CHECK(t, m == n && named && named != syms &&
+			 !memcmp(named, syms, (size_t)n * sizeof(*syms)),
+		      "%s: .symtab by name: %ld of %ld", file, m, n);
+		free(named);
+		memset(&err, 0, sizeof(err));
+		CHECK(t, elf_file_symbols_named(ef, ".nosuch", &named, &err) < 0 &&
+			 !named && strstr(err.msg, "no section .nosuch"),
+		      "%s: .nosuch: %s", file, err.msg);
+		memset(&err, 0, sizeof(err));
+		CHECK(t, elf_file_symbols_named(ef, ".text", &named, &err) < 0 &&
+			 !named && strstr(err.msg, ".text+0x0: not a symbol table"),
+		      "%s: .text: %s", file, err.msg);
+	}
 	elf_file_close(ef);
 }
 
@@ -1362,6 +1382,16 @@ static void exercise(struct t *t, const uint8_t *img, size_t size)
 	}
 	memset(&err, 0, sizeof(err));
 	CHECK(t, elf_file_symbols(ef, &syms, &err) >= 0 || err.set, "symbols");
+	for (size_t i = 0; i < elf_file_section_count(ef); i++) {
+		const struct elf_section *s = elf_file_section_at(ef, i);
+		struct elf_symbol *named;
+
+		memset(&err, 0, sizeof(err));
+		if (s->name[0] && elf_file_symbols_named(ef, s->name, &named, &err) < 0)
+			CHECK(t, err.set && !named, "%s: failed without message", s->name);
+		else if (s->name[0])
+			free(named);
+	}
 	elf_file_close(ef);
 }
 
