@@ -288,7 +288,11 @@ int pfunct_main(int argc, char **argv)
 		case OPT_VERSION:
 			puts("v1.27");	/* as pahole: docs/compat.md */
 			return 0;
-		case 'a': return unsupported("-a/--addr");
+		case 'a':
+			/* as strtoull(arg, NULL, 0): "0x10", "16", "020";
+			 * what does not parse is 0, which pfunct ignores */
+			opts.addr = strtoull(optarg, NULL, 0);
+			break;
 		case 'b': return unsupported("-b/--expand_types");
 		case 'i': return unsupported("-i/--inline_expansions");
 		case 'I': return unsupported("-I/--inline_expansions_stats");

@@ -75,6 +75,9 @@ struct pfunct_printer {
 	struct strbuf strs;
 	size_t cu_name_off;	/* the current unit's name in strs */
 	bool done;
+	/* -a: whether a function holds the address, and what it prints */
+	bool addr_found;
+	struct strbuf addr_text;
 };
 
 /* ---- Following DW_AT_abstract_origin / DW_AT_specification ---- */
@@ -609,6 +612,7 @@ void pfunct_printer_destroy(struct pfunct_printer *p)
 	free(p->tnames.slots);
 	strbuf_free(&p->tnames.strs);
 	strbuf_free(&p->strs);
+	strbuf_free(&p->addr_text);
 	free(p);
 }
 
@@ -728,6 +732,35 @@ static int add_listing(struct pfunct_printer *p, const struct cu_model *cu,
 	return 0;
 }
 
+/* pfunct 1.24's function__show(): the prototype, unless FN is external or
+ * a concrete instance (a check meant for --compile). */
+static void function_show(const struct pfunct_printer *p,
+			  const struct cu_model *cu, const struct function *fn,
+			  struct strbuf *out)
+{
+	if (fn->origin_offset || fn_external(fn))
+		return;
+	pfunct_format_prototype(out, cu, fn, p->opts.decl_info,
+				p->opts.no_parm_names);
+	strbuf_putc(out, '\n');
+}
+
+/* -a: the first function of the unit whose code holds the address. */
+static void add_addr_search(struct pfunct_printer *p, const struct cu_model *cu)
+{
+	uint64_t addr = p->opts.addr;
+
+	for (uint32_t i = 0; i < cu->nr_functions && !p->addr_found; i++) {
+		const struct function *fn = &cu->functions[i];
+
+		if (!fn_is_searched(fn) || !fn->has_addr ||
+		    addr < fn->low_pc || addr >= fn->high_pc)
+			continue;
+		p->addr_found = true;
+		function_show(p, cu, fn, &p->addr_text);
+	}
+}
+
 static int add_function_search(struct pfunct_printer *p,
 			       const struct cu_model *cu, struct strbuf *out)
 {
@@ -740,12 +773,7 @@ static int add_function_search(struct pfunct_printer *p,
 		name = fn_name(cu, fn);
 		if (!name || strcmp(name, p->opts.function))
 			continue;
-		/* pfunct 1.24's function__show() skips these silently. */
-		if (!fn->origin_offset && !fn_external(fn)) {
-			pfunct_format_prototype(out, cu, fn, p->opts.decl_info,
-						p->opts.no_parm_names);
-			strbuf_putc(out, '\n');
-		}
+		function_show(p, cu, fn, out);
 		p->done = true;
 		break;
 	}
@@ -821,6 +849,8 @@ int pfunct_printer_add_cu(struct pfunct_printer *p, const struct cu_model *cu,
 		rc = add_class_search(p, cu, out);
 	else
 		rc = add_listing(p, cu, out, err);
+	if (!rc && !p->opts.function && !p->opts.class_name && p->opts.addr)
+		add_addr_search(p, cu);
 	if (!rc && out->oom)
 		return d2b_error_oom(err);
 	return rc;
@@ -841,6 +871,14 @@ int pfunct_printer_finish(struct pfunct_printer *p, struct strbuf *out,
 
 	if (o->function || o->class_name)
 		return 0;
+	if (o->addr) {
+		if (!p->addr_found)
+			return d2b_error_set(err, "No function found at %#llx!",
+					     (unsigned long long)o->addr);
+		if (p->addr_text.len)
+			strbuf_add(out, p->addr_text.buf, p->addr_text.len);
+		return out->oom || p->addr_text.oom ? d2b_error_oom(err) : 0;
+	}
 	for (size_t i = p->entries.len; i-- > 0;) {
 		const struct pfunct_entry *e = &p->entries.data[i];
 

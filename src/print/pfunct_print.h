@@ -33,6 +33,13 @@
  *   definition of struct (or class) CLASS: its name, or with -V its
  *   prototype. Units without such a definition print nothing.
  *
+ *   -a ADDR (without -f or -c): the listing is built as usual (so -V's
+ *   duplicate reports come out) but not printed; instead, the first
+ *   function (unit order, then DIE order) whose [low_pc, high_pc) holds
+ *   ADDR is printed as -f prints it (nothing when it is external or a
+ *   concrete instance); none: pfunct_printer_finish() fails with
+ *   "No function found at 0x...!".
+ *
  * A prototype line is "[inline ]RET NAME(PARAMS);", preceded with -l by
  * "/\* Used at: CU *\/" and "/\* <DIE offset in hex> FILE:LINE *\/".
  *
@@ -71,6 +78,7 @@ struct pfunct_options {
 	bool cc_uninlined;	/* -G: DW_INL_declared_not_inlined only */
 	const char *function;	/* -f NAME; NULL: list */
 	const char *class_name;	/* -c CLASS (when no -f); NULL: list */
+	uint64_t addr;		/* -a ADDR (when no -f, -c); 0: none */
 };
 
 struct pfunct_printer;

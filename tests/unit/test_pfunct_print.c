@@ -532,6 +532,30 @@ static void check_class_and_counts(void)
 	EXPECT_ONE(cu, o, "by_ptr: 2\n");
 	o.formatter = PFUNCT_FMT_LABELS;
 	EXPECT_ONE(cu, o, "by_ptr: 1\n");
+
+	/* -a: the function whose code holds the address, printed as -f
+	 * prints it (nothing for an external one); none: an error */
+	set_addr(&cu->functions[1], 0x1000, 0x10);	/* by_ptr */
+	set_addr(&cu->functions[2], 0x1010, 0x10);	/* by_union */
+	cu->functions[2].external = cu->functions[2].own_external = true;
+	o = (struct pfunct_options){ .addr = 0x100f };
+	EXPECT_ONE(cu, o, "int by_ptr(int n, struct s * p);\n");
+	o.addr = 0x1010;
+	EXPECT_ONE(cu, o, "");
+	{
+		struct d2b_error err = { 0 };
+		struct strbuf out = STRBUF_INIT;
+		struct pfunct_printer *p;
+
+		o.addr = 0x2000;
+		p = pfunct_printer_create(&o, &err);
+		CHECK(p && !pfunct_printer_add_cu(p, cu, &out, &err), "%s", err.msg);
+		CHECK(p && pfunct_printer_finish(p, &out, &err) &&
+		      !strcmp(err.msg, "No function found at 0x2000!") && !out.len,
+		      "-a 0x2000: %s", err.msg);
+		pfunct_printer_destroy(p);
+		strbuf_free(&out);
+	}
 	cu->types = NULL;	/* on the stack */
 	cu_model_destroy(cu);
 }
