@@ -20,7 +20,8 @@
 #                          clang++), plus one ET_REL object of the first source
 #                            $D2B_BUILD/fixtures/NAME.gcc.O2.dwarf5.o
 #                          A source whose first line holds
-#                          "/* fixture: clang-only */" is built with clang only
+#                          "/* fixture: clang-only */" is built with clang only,
+#                          "/* fixture: gcc-only */" with gcc only
 #                          (its object is then NAME.clang.O2.dwarf5.o).
 #                          "fixture-cflags: FLAGS */" in its first 5 lines
 #                          adds FLAGS to every compile of that fixture;
@@ -213,6 +214,8 @@ d2b_fixtures() {
 		[ -d "$src" ] && deps+=("$src"/*)
 		if head -n 1 "${cfiles[0]}" | grep -q 'fixture: clang-only'; then
 			ccs="clang"
+		elif head -n 1 "${cfiles[0]}" | grep -q 'fixture: gcc-only'; then
+			ccs="gcc"
 		else
 			ccs="gcc clang"
 		fi

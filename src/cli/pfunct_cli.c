@@ -192,20 +192,23 @@ static int symtab_main(char **paths, size_t n, const char *section)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct d2b_error err = { 0 };
+	bool write_failed = false;
 	int rc = 0;
 
-	for (size_t i = 0; i < n && !rc; i++) {
+	for (size_t i = 0; i < n && !rc && !write_failed; i++) {
 		struct elf_file *ef = elf_file_open(paths[i], &err);
 
 		if (!ef || pfunct_symtab_print(ef, section, &out, &err))
 			rc = cli_fail("pfunct", &err);
 		elf_file_close(ef);
 		if (out.len && fwrite(out.buf, 1, out.len, stdout) != out.len)
-			rc = 1;
+			write_failed = true;
 		strbuf_reset(&out);
 	}
 	strbuf_free(&out);
-	if (fflush(stdout) && !rc) {
+	if (fflush(stdout))
+		write_failed = true;
+	if (write_failed) {
 		fprintf(stderr, "pfunct: error writing the output\n");
 		rc = 1;
 	}

@@ -472,6 +472,9 @@ static int handle_function(struct loader *l, const struct dw_die *die,
 			break;
 		}
 	}
+	if (parent && parent->func)
+		f->fn_depth = parent->func->fn_depth < UINT8_MAX ? parent->func->fn_depth + 1
+								 : UINT8_MAX;
 	f->declaration = di->declaration;
 	f->accessibility = di->accessibility;
 	f->virtuality = di->virtuality;

@@ -230,6 +230,7 @@ struct function {
 	uint8_t inline_attr;		/* DW_INL_* value (or its origin's), 0 if absent */
 	uint8_t own_inline_attr;	/* DW_AT_inline of this DIE itself */
 	uint8_t scope;			/* enum type_scope: where the DIE sits */
+	uint8_t fn_depth;		/* functions whose bodies hold it (255 at most) */
 	uint8_t calling_convention;	/* DW_CC_*, DW_CC_normal if absent */
 	uint8_t accessibility;		/* DW_ACCESS_* (C++ methods), 0 if absent */
 	uint8_t virtuality;		/* DW_VIRTUALITY_*, 0 if absent */

@@ -176,14 +176,46 @@ static bool fn_is_listed(const struct function *fn)
 	return !fn->is_inlined_instance && fn->scope == TS_UNIT;
 }
 
-/* -f NAME searches pfunct 1.24's table of functions instead: every
- * subprogram of the unit, its namespaces and its classes (methods'
- * declarations too), in DIE order. */
+/* -f NAME (and -c, -a) search pfunct 1.24's table of functions instead:
+ * every subprogram of the unit, its namespaces, its classes (methods'
+ * declarations too) and its function bodies (gcc's nested functions, local
+ * declarations), in DIE order. */
 static bool fn_is_searched(const struct function *fn)
 {
 	return !fn->is_inlined_instance &&
 	       (fn->scope == TS_UNIT || fn->scope == TS_NAMESPACE ||
-		fn->scope == TS_COMPOSITE);
+		fn->scope == TS_COMPOSITE || fn->scope == TS_FUNCTION);
+}
+
+/*
+ * The order of pfunct 1.24's table of functions: DIE order, except that a
+ * function nested in another's body comes before that function (its loader
+ * adds a function to the table once it has read the body). ORDER gets the
+ * indexes into cu->functions; returns -1 when out of memory.
+ */
+static int table_order(const struct cu_model *cu, uint32_t **order)
+{
+	uint32_t *out = malloc((cu->nr_functions + 1) * sizeof(*out));
+	uint32_t *stack = malloc((cu->nr_functions + 1) * sizeof(*stack));
+	uint32_t n = 0, top = 0;
+
+	if (!out || !stack) {
+		free(out);
+		free(stack);
+		return -1;
+	}
+	for (uint32_t i = 0; i < cu->nr_functions; i++) {
+		uint8_t depth = cu->functions[i].fn_depth;
+
+		while (top && cu->functions[stack[top - 1]].fn_depth >= depth)
+			out[n++] = stack[--top];
+		stack[top++] = i;
+	}
+	while (top)
+		out[n++] = stack[--top];
+	free(stack);
+	*order = out;
+	return 0;
 }
 
 uint64_t pfunct_function_size(const struct function *fn)
@@ -621,9 +653,12 @@ bool pfunct_printer_done(const struct pfunct_printer *p)
 	return p->done;
 }
 
+/* Whether the listing keeps each function's prototype (not for -a, which
+ * builds the listing only for -V's duplicate reports). */
 static bool needs_text(const struct pfunct_options *o)
 {
-	return o->formatter == PFUNCT_FMT_DEFAULT && (o->prototypes || o->verbose);
+	return o->formatter == PFUNCT_FMT_DEFAULT && (o->prototypes || o->verbose) &&
+	       !o->addr;
 }
 
 /* -V: pfunct's fn_stats__chkdupdef report for a second definition. */
@@ -762,10 +797,15 @@ static void add_addr_search(struct pfunct_printer *p, const struct cu_model *cu)
 }
 
 static int add_function_search(struct pfunct_printer *p,
-			       const struct cu_model *cu, struct strbuf *out)
+			       const struct cu_model *cu, struct strbuf *out,
+			       struct d2b_error *err)
 {
+	uint32_t *order;
+
+	if (table_order(cu, &order))
+		return d2b_error_oom(err);
 	for (uint32_t i = 0; i < cu->nr_functions; i++) {
-		const struct function *fn = &cu->functions[i];
+		const struct function *fn = &cu->functions[order[i]];
 		const char *name;
 
 		if (!fn_is_searched(fn))
@@ -777,6 +817,7 @@ static int add_function_search(struct pfunct_printer *p,
 		p->done = true;
 		break;
 	}
+	free(order);
 	return 0;
 }
 
@@ -811,28 +852,34 @@ static bool has_pointer_param_to(const struct function *fn,
 }
 
 static int add_class_search(struct pfunct_printer *p, const struct cu_model *cu,
-			    struct strbuf *out)
+			    struct strbuf *out, struct d2b_error *err)
 {
 	const struct type *target = find_struct(cu, p->opts.class_name);
+	uint32_t *order;
 
 	if (!target)
 		return 0;
+	if (table_order(cu, &order))
+		return d2b_error_oom(err);
 	for (uint32_t i = 0; i < cu->nr_functions; i++) {
-		const struct function *fn = &cu->functions[i];
+		const struct function *fn = &cu->functions[order[i]];
 		const char *name;
 
-		if (!fn_is_searched(fn) || fn_inline_attr(fn) ||
+		/* nameless (clang's concrete instance before its abstract
+		 * one): 1.24 types its parameters from an origin it has not
+		 * read yet, as void, so never lists it */
+		name = fn_name(cu, fn);
+		if (!name || !fn_is_searched(fn) || fn_inline_attr(fn) ||
 		    !has_pointer_param_to(fn, target))
 			continue;
-		if (p->opts.verbose) {
+		if (p->opts.verbose)
 			pfunct_format_prototype(out, cu, fn, p->opts.decl_info,
 						p->opts.no_parm_names);
-		} else {
-			name = fn_name(cu, fn);
-			strbuf_puts(out, name ? name : "");
-		}
+		else
+			strbuf_puts(out, name);
 		strbuf_putc(out, '\n');
 	}
+	free(order);
 	return 0;
 }
 
@@ -844,9 +891,9 @@ int pfunct_printer_add_cu(struct pfunct_printer *p, const struct cu_model *cu,
 	if (p->done)
 		return 0;
 	if (p->opts.function)
-		rc = add_function_search(p, cu, out);
+		rc = add_function_search(p, cu, out, err);
 	else if (p->opts.class_name)
-		rc = add_class_search(p, cu, out);
+		rc = add_class_search(p, cu, out, err);
 	else
 		rc = add_listing(p, cu, out, err);
 	if (!rc && !p->opts.function && !p->opts.class_name && p->opts.addr)

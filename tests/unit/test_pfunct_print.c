@@ -483,8 +483,12 @@ static void check_class_and_counts(void)
 	f->external = f->own_external = true;
 	f->virtuality = DW_VIRTUALITY_pure_virtual;
 	set_params(cu, f, 1, (const char *[]){ NULL }, (struct type *[]){ p_def });
-	f = add_fn(cu, 0x80, "nested", t_int);	/* in a function body: no */
+	/* in the body of the function before it (a GNU C nested function,
+	 * or a local declaration): searched, and before that function, as
+	 * 1.24's table has it */
+	f = add_fn(cu, 0x80, "nested", t_int);
 	f->scope = TS_FUNCTION;
+	f->fn_depth = 1;
 	set_params(cu, f, 1, (const char *[]){ "p" }, (struct type *[]){ p_def });
 	/* clang's order: a concrete instance (0x90) before its abstract
 	 * instance (0xa0), which is named by its declaration (0x08 would be
@@ -513,9 +517,10 @@ static void check_class_and_counts(void)
 	cu->functions[0].scope = TS_COMPOSITE;
 
 	o.class_name = "s";
-	EXPECT_ONE(cu, o, "by_ptr\nmethod\n");
+	EXPECT_ONE(cu, o, "by_ptr\nnested\nmethod\n");
 	o.verbose = true;
 	EXPECT_ONE(cu, o, "int by_ptr(int n, struct s * p);\n"
+			  "int nested(struct s * p);\n"
 			  "virtual int method(struct s *) = 0;\n");
 	o.class_name = "nosuch";
 	EXPECT_ONE(cu, o, "");
