@@ -17,7 +17,9 @@
 # "(null):N */" becomes "(null):0 */" (PF-NULL-LINE, docs/compat-pfunct.md);
 # nothing else is excused. OPTS:
 #   - on four of the eight builds (alternating with the seed): (none), -P,
-#     --no_parm_names -P, -s, -V, -E, -H, -p, -N, -l -P and -l;
+#     --no_parm_names -P, -s, -V, -E, -H, -p, -N, -l -P, -l, -S, -g,
+#     --symtab, -c NAME (and -V) for each struct, and on executables
+#     -a ADDR at each function symbol;
 #     on the other four: (none), -P and -s;
 #   - on every build: -f NAME for every name 1.24 lists and one it does
 #     not, and --function=main --no_parm_names;
@@ -83,14 +85,30 @@ if [ "${1:-}" = --seed ]; then
 				fail "$case" "compiler warning (a generator bug)"
 		fi
 		if [ "${D2B_T3002_ALLMODES:-0}" = 1 ] || [ $((i % 2)) = $((seed % 2)) ]; then
-			modes=("" "-P" "--no_parm_names -P" "-s" "-V" "-E" "-H" "-p" "-N" "-l -P" "-l")
+			modes=("" "-P" "--no_parm_names -P" "-s" "-V" "-E" "-H" "-p" "-N" "-l -P" "-l"
+			       "-S" "-g" "--symtab")
+			full=1
 		else
 			modes=("" "-P" "-s")
+			full=0
 		fi
 		for m in "${modes[@]}"; do
 			# shellcheck disable=SC2086
 			same $m
 		done
+		if [ $full = 1 ]; then
+			# -c for each struct, and -a at each function symbol
+			# (executables: a .o's functions overlap, PF-ADDR-REL)
+			for s in $(pahole --sizes "$f" 2>/dev/null | cut -f1 | sort -u); do
+				same -c "$s"
+				same -c "$s" -V
+			done
+			if [ "$(od -An -tx1 -j16 -N1 "$f" | tr -d ' ')" != 01 ]; then
+				for a in $(timeout 60 "$OURS" --symtab "$f" | awk '{print $3}'); do
+					same -a "$a"
+				done
+			fi
+		fi
 		for fn in $(oracle "$f" | sort -u) no_such_function; do
 			same -f "$fn"
 		done
