@@ -865,12 +865,14 @@ static int add_class_search(struct pfunct_printer *p, const struct cu_model *cu,
 		const struct function *fn = &cu->functions[order[i]];
 		const char *name;
 
+		if (!fn_is_searched(fn) || fn_inline_attr(fn) ||
+		    !has_pointer_param_to(fn, target))
+			continue;
 		/* nameless (clang's concrete instance before its abstract
 		 * one): 1.24 types its parameters from an origin it has not
 		 * read yet, as void, so never lists it */
 		name = fn_name(cu, fn);
-		if (!name || !fn_is_searched(fn) || fn_inline_attr(fn) ||
-		    !has_pointer_param_to(fn, target))
+		if (!name)
 			continue;
 		if (p->opts.verbose)
 			pfunct_format_prototype(out, cu, fn, p->opts.decl_info,
