@@ -5,6 +5,8 @@
 # byte:
 #   - -C for task_struct, sk_buff, page, inode, file, net_device on vmlinux;
 #   - the whole default listing of vmlinux and of each module;
+#   - on vmlinux, the listing with -H, -z, -T, -n, --packed,
+#     --with_flexible_array, -y, -a -s, -D, and -I -C task_struct;
 #   - the same bytes for -j1, -j2, -j4 and -j8 on vmlinux.
 # Skipped (77) without the corpus (see bench/fetch-corpus.sh, or D2B_CORPUS=1).
 #
@@ -62,6 +64,13 @@ done
 
 JOBS=-j2 compare "$vmlinux"
 sums=$(md5sum <"$tmp/our.out" | cut -d' ' -f1)
+
+# The listing's filters and formatters (t2004 has them on the fixtures)
+for opts in "-H 5" "-z 32" "-T" "-n" "--packed" "--with_flexible_array" "-y tcp" \
+	"-a -s" "-D include/linux" "-I -C task_struct"; do
+	# shellcheck disable=SC2086 # options split at blanks
+	JOBS=-j2 compare "$vmlinux" $opts
+done
 for m in "$corpus"/modules/*.ko; do
 	[ -f "$m" ] && compare "$m"
 done

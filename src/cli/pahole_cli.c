@@ -38,6 +38,12 @@ enum {
 	OPT_SUPPRESS_ALIGNED,
 	OPT_HELP,
 	OPT_THREAD_BYTES,
+	OPT_STRUCTS,
+	OPT_UNIONS,
+	OPT_PACKED,
+	OPT_FLEXIBLE_ARRAY,
+	OPT_NUMERIC_VERSION,
+	OPT_UNSUPPORTED,	/* 1.24 has it; long_opts' name says which */
 };
 
 static const struct option long_opts[] = {
@@ -55,6 +61,55 @@ static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "thread_bytes", required_argument, NULL, OPT_THREAD_BYTES },
+	{ "anon_include", no_argument, NULL, 'a' },
+	{ "nested_anon_include", no_argument, NULL, 'A' },
+	{ "bit_holes", required_argument, NULL, 'B' },
+	{ "decl_exclude", required_argument, NULL, 'D' },
+	{ "holes", required_argument, NULL, 'H' },
+	{ "show_decl_info", no_argument, NULL, 'I' },
+	{ "nr_members", no_argument, NULL, 'n' },
+	{ "class_name_len", no_argument, NULL, 'N' },
+	{ "separator", required_argument, NULL, 't' },
+	{ "nr_definitions", no_argument, NULL, 'T' },
+	{ "verbose", no_argument, NULL, 'V' },
+	{ "exclude", required_argument, NULL, 'x' },
+	{ "cu_exclude", required_argument, NULL, 'X' },
+	{ "prefix_filter", required_argument, NULL, 'y' },
+	{ "hole_size_ge", required_argument, NULL, 'z' },
+	{ "structs", no_argument, NULL, OPT_STRUCTS },
+	{ "unions", no_argument, NULL, OPT_UNIONS },
+	{ "packed", no_argument, NULL, OPT_PACKED },
+	{ "with_flexible_array", no_argument, NULL, OPT_FLEXIBLE_ARRAY },
+	{ "numeric_version", no_argument, NULL, OPT_NUMERIC_VERSION },
+	/* 1.24's, not ours yet: a clear line instead of "invalid option" */
+	{ "recursive", no_argument, NULL, 'd' },
+	{ "find_pointers_to", required_argument, NULL, 'f' },
+	{ "contains", required_argument, NULL, 'i' },
+	{ "show_first_biggest_size_base_type_member", no_argument, NULL, 'l' },
+	{ "nr_methods", no_argument, NULL, 'm' },
+	{ "show_only_data_members", no_argument, NULL, 'M' },
+	{ "expand_pointers", no_argument, NULL, 'p' },
+	{ "packable", no_argument, NULL, 'P' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "reorganize", no_argument, NULL, 'R' },
+	{ "show_reorg_steps", no_argument, NULL, 'S' },
+	{ "defined_in", no_argument, NULL, 'u' },
+	{ "word_size", required_argument, NULL, 'w' },
+	{ "classes_as_structs", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "count", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "first_obj_only", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "fixup_silly_bitfields", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "flat_arrays", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "header_type", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "kabi_prefix", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "prettify", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "range", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "seek_bytes", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "show_private_classes", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "size_bytes", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "skip", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "sort", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "suppress_force_paddings", no_argument, NULL, OPT_UNSUPPORTED },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -62,17 +117,40 @@ static void usage(FILE *f)
 {
 	fputs("Usage: pahole [OPTION...] FILE\n"
 	      "\n"
+	      "  -a, --anon_include         include anonymous classes\n"
+	      "  -A, --nested_anon_include  include nested (inside other structs) anonymous\n"
+	      "                             classes\n"
+	      "  -B, --bit_holes=NR_HOLES   Show only structs at least NR_HOLES bit holes\n"
 	      "  -c, --cacheline_size=SIZE  set cacheline size to SIZE\n"
 	      "  -C, --class_name=CLASS_NAME   Show just this class\n"
+	      "  -D, --decl_exclude=PREFIX  exclude classes declared in files with PREFIX\n"
 	      "  -E, --expand_types         expand class members\n"
 	      "  -F, --format_path=FORMAT_LIST   List of debugging formats to try\n"
+	      "  -H, --holes=NR_HOLES       show only structs with at least NR_HOLES holes\n"
 	      "      --hex                  Print offsets and sizes in hexadecimal\n"
+	      "  -I, --show_decl_info       Show the file and line number where the tags were\n"
+	      "                             defined\n"
 	      "  -j, --jobs[=NR_JOBS]       run N jobs in parallel [default to number of\n"
 	      "                             online processors]\n"
+	      "  -n, --nr_members           show number of members\n"
+	      "  -N, --class_name_len       show size of classes\n"
+	      "      --numeric_version      Print a numeric version, i.e. 119 instead of v1.19\n"
+	      "      --packed               Show just packed structs\n"
 	      "  -r, --rel_offset           show relative offsets of members in inner structs\n"
 	      "  -s, --sizes                show size of classes\n"
+	      "      --structs              Show just structs\n"
 	      "      --suppress_aligned_attribute   Suppress __attribute__((aligned(N))\n"
 	      "      --suppress_packed      Suppress output of inferred __attribute__((__packed__))\n"
+	      "  -t, --separator=SEP        use SEP as the field separator\n"
+	      "  -T, --nr_definitions       show how many times struct was defined\n"
+	      "      --unions               Show just unions\n"
+	      "  -V, --verbose              be verbose\n"
+	      "      --with_flexible_array  show only structs with a flexible array\n"
+	      "  -x, --exclude=PREFIX       exclude PREFIXed classes\n"
+	      "  -X, --cu_exclude=PREFIX    exclude PREFIXed compilation units\n"
+	      "  -y, --prefix_filter=PREFIX include PREFIXed classes\n"
+	      "  -z, --hole_size_ge=HOLE_SIZE   show only structs with at least one hole\n"
+	      "                             greater or equal to HOLE_SIZE\n"
 	      "  -?, --help                 Give this help list\n"
 	      "      --version              Print program version\n", f);
 }
@@ -159,7 +237,7 @@ static int consume(void *ctx, struct cu_model *cu, struct d2b_error *err)
  * the errors), -1 with err set.
  */
 static int open_dwarf_lazy(struct cli_input *in, const char *path,
-			   const char *formats, struct d2b_error *err)
+			   const char *formats, unsigned flags, struct d2b_error *err)
 {
 	struct d2b_error probe_err = { 0 };
 	struct elf_file *ef;
@@ -176,8 +254,7 @@ static int open_dwarf_lazy(struct cli_input *in, const char *path,
 		return 1;
 	}
 	memset(in, 0, sizeof(*in));
-	/* (pahole's printing reads no line table: skip_line_files) */
-	if (dw_file_init_flags(&in->dwarf.dwarf, ef, DW_FILE_LAZY_UNITS | DW_FILE_NO_LINE, err)) {
+	if (dw_file_init_flags(&in->dwarf.dwarf, ef, DW_FILE_LAZY_UNITS | flags, err)) {
 		elf_file_close(ef);
 		return -1;
 	}
@@ -241,12 +318,17 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 	const char **names;
 	char *names_buf;
 	uint32_t *order;
+	/* -D (not with -C) and -I read the files types are declared in */
+	bool needs_files = so->print.show_decl_info ||
+			   (!so->class_names && pahole_filter_needs_files(&so->filter));
 	int rc;
 
-	rc = so->class_names ? open_dwarf_lazy(&in, path, formats, err) : 1;
-	/* no line table: the units are loaded with skip_line_files (below) */
+	/* no line table unless -D or -I asks for the files: the units are
+	 * loaded with skip_line_files (below) */
+	rc = so->class_names ? open_dwarf_lazy(&in, path, formats,
+					       needs_files ? 0 : DW_FILE_NO_LINE, err) : 1;
 	if (rc < 0 || (rc > 0 && cli_input_open(&in, path, formats, btf_base,
-						 DW_FILE_NO_LINE, err)))
+						 needs_files ? 0 : DW_FILE_NO_LINE, err)))
 		return -1;
 	sel_opts = *so;
 	if (in.format == CLI_FORMAT_DWARF && in.dwarf.dwarf.sec[DW_SEC_STR].data) {
@@ -269,7 +351,7 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 	/* -C finds types defined inside functions too */
 	copts.load.skip_functions = !so->class_names;
 	copts.load.skip_locations = true;
-	copts.load.skip_line_files = true;
+	copts.load.skip_line_files = !needs_files;
 	/* each unit's lookup keys on the thread that decoded it */
 	if (!so->class_names) {
 		copts.prepare = pahole_select_prepare;
@@ -307,6 +389,12 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 	if (rc && r.stopped) {
 		d2b_error_clear(err);
 		rc = 0;
+	}
+	/* what the listing prints at the end (-T) */
+	if (!rc) {
+		rc = pahole_select_finish(r.sel, &r.out, err);
+		if (!rc && r.out.len && write_all(r.out.buf, r.out.len))
+			rc = d2b_error_set(err, "writing the output failed");
 	}
 	if (!rc && fflush(stdout))
 		rc = d2b_error_set(err, "writing the output failed");
@@ -365,7 +453,9 @@ static bool names_types(const char *arg)
 
 int pahole_main(int argc, char **argv)
 {
-	struct pahole_select_opts so = { .mode = PAHOLE_LAYOUT };
+	struct pahole_select_opts so = { .mode = PAHOLE_LAYOUT, .separator = '\t' };
+	bool verbose = false;
+	int long_index = 0;
 	struct d2b_error err = { 0 };
 	const char *formats = NULL, *btf_base = NULL;
 	unsigned threads = 1;
@@ -378,8 +468,89 @@ int pahole_main(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "C:c:EF:j::rs", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "aAB:C:c:dD:Ef:F:H:i:Ij::lmMnNpPqrRsSt:TuVw:x:X:y:z:",
+				long_opts, &long_index)) != -1) {
 		switch (c) {
+		case 'd': case 'f': case 'i': case 'l': case 'm': case 'M':
+		case 'p': case 'P': case 'q': case 'R': case 'S': case 'u': case 'w':
+			for (long_index = 0; long_opts[long_index].val != c; long_index++)
+				;
+			fprintf(stderr, "pahole: option -%c/--%s is not supported yet\n", c,
+				long_opts[long_index].name);
+			return 1;
+		case OPT_UNSUPPORTED:
+			fprintf(stderr, "pahole: option --%s is not supported yet\n",
+				long_opts[long_index].name);
+			return 1;
+		case 'a':
+			so.filter.anon = true;
+			break;
+		case 'A':
+			so.filter.nested_anon = true;
+			break;
+		case 'B':
+			so.filter.nr_bit_holes = (uint16_t)atoi(optarg);
+			break;
+		case 'D':
+			so.filter.decl_exclude = optarg;
+			break;
+		case 'H':
+			so.filter.nr_holes = (uint16_t)atoi(optarg);
+			break;
+		case 'I':
+			so.print.show_decl_info = true;
+			break;
+		case 'n':
+			so.mode = PAHOLE_NR_MEMBERS;
+			break;
+		case 'N':
+			so.mode = PAHOLE_NAME_LEN;
+			break;
+		case 't':
+			so.separator = optarg[0];
+			break;
+		case 'T':
+			so.stats = PAHOLE_STATS_NR_DEFINITIONS;
+			so.mode = PAHOLE_NOTHING;
+			break;
+		case 'V':
+			verbose = true;
+			break;
+		case 'x':
+			so.filter.exclude = optarg;
+			break;
+		case 'X':
+			so.filter.cu_exclude = optarg;
+			break;
+		case 'y':
+			so.filter.include = optarg;
+			break;
+		case 'z':
+			so.filter.hole_size_ge = (uint16_t)atoi(optarg);
+			/* 1.24: the names only, unless -V came before */
+			if (!verbose)
+				so.mode = PAHOLE_NAMES;
+			break;
+		case OPT_STRUCTS:
+			so.filter.structs_only = true;
+			break;
+		case OPT_UNIONS:
+			so.filter.unions_only = true;
+			break;
+		case OPT_PACKED:
+			so.filter.structs_only = true;
+			so.filter.packed_only = true;
+			break;
+		case OPT_FLEXIBLE_ARRAY:
+			so.filter.flexible_array_only = true;
+			break;
+		case OPT_NUMERIC_VERSION:
+			/* PAHOLE_VERSION's digits: "v1.27" -> 127 */
+			for (const char *v = PAHOLE_VERSION; *v; v++)
+				if (*v >= '0' && *v <= '9')
+					putchar(*v);
+			putchar('\n');
+			return 0;
 		case 'C':
 			so.class_names = optarg;
 			break;

@@ -777,7 +777,9 @@ composite:
 				return -1;
 			if (using_vec_push(&l->usings, (struct cxx_using){
 				    .die_offset = die->offset | l->off_tag,
-				    .target = r && a.cls == DW_CLS_REF ? a.u | l->off_tag : 0 }))
+				    .target = r && a.cls == DW_CLS_REF ? a.u | l->off_tag : 0,
+				    .decl_file = (uint32_t)di->decl_file,
+				    .decl_line = (uint32_t)di->decl_line }))
 				return oom(l);
 		}
 		goto maybe_children;

@@ -101,6 +101,7 @@ struct member {
 struct cxx_using {
 	uint64_t die_offset;
 	uint64_t target;
+	uint32_t decl_file, decl_line;
 };
 
 /* What a C++ class holds besides data members and nested types. Code that

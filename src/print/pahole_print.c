@@ -28,6 +28,7 @@ struct pconf {
 	bool emit_stats, expand_types, hex, rel_offset;
 	bool suppress_offset_comment, suppress_comments;
 	bool suppress_packed, suppress_aligned;
+	bool show_decl_info;
 	bool union_member, first_member, last_member;
 };
 
@@ -763,6 +764,26 @@ static void using_fprintf(struct pctx *p, const struct cxx_using *u)
 			    (unsigned long long)u->target);
 }
 
+/* What tag__fprintf prints first with -I: the unit, then the DIE's
+ * offset, file and line (a missing file as glibc prints NULL; BTF has no
+ * offsets: 0). */
+static void decl_info_fprintf(struct pctx *p, const struct pconf *conf,
+			      uint64_t die_offset, uint32_t decl_file, uint32_t decl_line)
+{
+	const struct cu_model *cu = p->lc->cu;
+	const char *file;
+
+	if (!conf->show_decl_info)
+		return;
+	file = decl_file ? cu_model_file_name(cu, decl_file) : "";
+	put_tabs(p, conf->indent);
+	strbuf_addf(p->sb, "/* Used at: %s */\n", nn(cu->name));
+	put_tabs(p, conf->indent);
+	strbuf_addf(p->sb, "/* <%llx> %s:%u */\n",
+		    cu->from_btf ? 0ULL : (unsigned long long)die_offset,
+		    *file ? file : "(null)", decl_line);
+}
+
 /* tag__fprintf of a child that is not a data member: a nested type, a
  * method (function__fprintf), a using-declaration or a DW_TAG_variable
  * static member (variable__fprintf). */
@@ -773,6 +794,13 @@ static void child_fprintf(struct pctx *p, const struct child *ch,
 		tag_fprintf(p, ch->type, conf);
 		return;
 	}
+	if (ch->kind == CH_USING)
+		decl_info_fprintf(p, conf, ch->u->die_offset, ch->u->decl_file, ch->u->decl_line);
+	else if (ch->kind == CH_METHOD)
+		decl_info_fprintf(p, conf, ch->fn->die_offset, ch->fn->decl_file,
+				  ch->fn->decl_line);
+	else
+		decl_info_fprintf(p, conf, ch->m->die_offset, ch->m->decl_file, ch->m->decl_line);
 	put_tabs(p, conf->indent);
 	if (ch->kind == CH_USING) {
 		using_fprintf(p, ch->u);
@@ -1291,6 +1319,7 @@ static size_t tag_fprintf(struct pctx *p, const struct type *t,
 {
 	size_t start = p->sb->len;
 
+	decl_info_fprintf(p, conf, t->die_offset, t->decl_file, t->decl_line);
 	put_tabs(p, conf->indent);
 	switch (t->kind) {
 	case TK_ENUM:
@@ -1339,16 +1368,17 @@ void pahole_print_type(struct strbuf *sb, struct layout_cache *lc,
 		.rel_offset = o->rel_offset,
 		.suppress_packed = o->suppress_packed,
 		.suppress_aligned = o->suppress_aligned,
+		.show_decl_info = o->show_decl_info,
 	};
 
 	tag_fprintf(&p, t, &conf);
 }
 
 void pahole_print_size_line(struct strbuf *sb, struct layout_cache *lc,
-			    const struct type *t)
+			    const struct type *t, char sep)
 {
 	struct layout_class *c = layout_holes(lc, t);
 	int holes = (t->kind == TK_UNION || !c) ? 0 : c->nr_holes;
 
-	strbuf_addf(sb, "%s\t%d\t%u\n", nn(t->name), (int)t->size, (unsigned)holes);
+	strbuf_addf(sb, "%s%c%d%c%u\n", nn(t->name), sep, (int)t->size, sep, (unsigned)holes);
 }

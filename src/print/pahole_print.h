@@ -19,6 +19,9 @@ struct pahole_print_opts {
 	bool rel_offset;	/* -r */
 	bool suppress_packed;	/* --suppress_packed */
 	bool suppress_aligned;	/* --suppress_aligned_attribute */
+	bool show_decl_info;	/* -I: "Used at" and file:line before a type
+				 * (the model needs its files: not
+				 * skip_line_files) */
 	unsigned cacheline_size;	/* 0: 64 */
 };
 
@@ -30,8 +33,9 @@ void pahole_print_type(struct strbuf *sb, struct layout_cache *lc,
 		       const struct type *t, const char *prefix,
 		       const char *suffix, const struct pahole_print_opts *o);
 
-/* "name\tsize\tholes" as pahole -s prints it (with the newline). */
+/* "name\tsize\tholes" as pahole -s prints it (with the newline); SEP
+ * between the fields (-t). */
 void pahole_print_size_line(struct strbuf *sb, struct layout_cache *lc,
-			    const struct type *t);
+			    const struct type *t, char sep);
 
 #endif

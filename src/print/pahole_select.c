@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "print/c_type.h"
 #include "print/layout.h"
 
 /* A set of byte strings (keys of printed structs), open addressing; each
@@ -14,6 +15,7 @@ struct keyset {
 	char **slot;
 	size_t *len;
 	uint64_t *hash;
+	uint32_t *val;		/* what the caller keeps with each key */
 	size_t cap, nr;
 };
 
@@ -39,6 +41,13 @@ struct pahole_select {
 	char **names;		/* -C names still looked for, in order */
 	size_t nr_names;
 	char *names_buf;
+	/* -T: each identity kept, in the order first seen (printed's value is
+	 * its index), with the number of units that define it */
+	struct definition {
+		char *name;
+		uint32_t nr_units;
+	} *defs;
+	uint32_t nr_defs, cap_defs;
 };
 
 static uint64_t hash_bytes(const char *s, size_t n)
@@ -66,11 +75,13 @@ static int keyset_grow(struct keyset *ks)
 	char **slot = calloc(cap, sizeof(*slot));
 	size_t *len = calloc(cap, sizeof(*len));
 	uint64_t *hash = calloc(cap, sizeof(*hash));
+	uint32_t *val = calloc(cap, sizeof(*val));
 
-	if (!slot || !len || !hash) {
+	if (!slot || !len || !hash || !val) {
 		free(slot);
 		free(len);
 		free(hash);
+		free(val);
 		return -1;
 	}
 	for (size_t i = 0; i < ks->cap; i++) {
@@ -84,13 +95,16 @@ static int keyset_grow(struct keyset *ks)
 		slot[j] = ks->slot[i];
 		len[j] = ks->len[i];
 		hash[j] = ks->hash[i];
+		val[j] = ks->val[i];
 	}
 	free(ks->slot);
 	free(ks->len);
 	free(ks->hash);
+	free(ks->val);
 	ks->slot = slot;
 	ks->len = len;
 	ks->hash = hash;
+	ks->val = val;
 	ks->cap = cap;
 	return 0;
 }
@@ -123,9 +137,11 @@ static bool keyset_has(const struct keyset *ks, const char *key, size_t n, uint6
 	return ks->cap && ks->slot[keyset_slot(ks, key, n, h)];
 }
 
-/* Adds KEY (N bytes, hash_bytes() H); returns 1 if it was there already, 0
- * if added, -1 on OOM. */
-static int keyset_add(struct keyset *ks, const char *key, size_t n, uint64_t h)
+/* Adds KEY (N bytes, hash_bytes() H) with value *VAL; returns 1 if it was
+ * there already (*VAL then its value), 0 if added, -1 on OOM. VAL may be
+ * NULL (value 0). */
+static int keyset_add(struct keyset *ks, const char *key, size_t n, uint64_t h,
+		      uint32_t *val)
 {
 	size_t j;
 	char *copy;
@@ -133,8 +149,11 @@ static int keyset_add(struct keyset *ks, const char *key, size_t n, uint64_t h)
 	if ((ks->nr + 1) * 2 > ks->cap && keyset_grow(ks))
 		return -1;
 	j = keyset_slot(ks, key, n, h);
-	if (ks->slot[j])
+	if (ks->slot[j]) {
+		if (val)
+			*val = ks->val[j];
 		return 1;
+	}
 	copy = malloc(n ? n : 1);
 	if (!copy)
 		return -1;
@@ -142,6 +161,7 @@ static int keyset_add(struct keyset *ks, const char *key, size_t n, uint64_t h)
 	ks->slot[j] = copy;
 	ks->len[j] = n;
 	ks->hash[j] = h;
+	ks->val[j] = val ? *val : 0;
 	ks->nr++;
 	return 0;
 }
@@ -153,6 +173,7 @@ static void keyset_free(struct keyset *ks)
 	free(ks->slot);
 	free(ks->len);
 	free(ks->hash);
+	free(ks->val);
 	memset(ks, 0, sizeof(*ks));
 }
 
@@ -195,6 +216,9 @@ void pahole_select_destroy(struct pahole_select *ps)
 		return;
 	keyset_free(&ps->printed);
 	keyset_free(&ps->seen_ptrs);
+	for (uint32_t i = 0; i < ps->nr_defs; i++)
+		free(ps->defs[i].name);
+	free(ps->defs);
 	free(ps->names);
 	free(ps->names_buf);
 	free(ps);
@@ -217,10 +241,19 @@ static bool is_composite(const struct type *t)
 
 /* pahole lists only the types whose DIE is a child of the unit (its
  * tag->top_level): not those nested in a struct, a function, a lexical
- * block or a C++ namespace */
-static bool is_listed(const struct type *t)
+ * block or a C++ namespace; and a nameless one only with -a */
+static bool is_listed(const struct pahole_select_opts *o, const struct type *t)
 {
-	return is_composite(t) && t->name && t->scope == TS_UNIT && !t->declaration;
+	return is_composite(t) && (t->name || o->filter.anon) && t->scope == TS_UNIT &&
+	       !t->declaration;
+}
+
+/* Whether a filter beyond the default listing's is asked (-X aside) */
+static bool filter_active(const struct pahole_filter *f)
+{
+	return f->structs_only || f->unions_only || f->packed_only ||
+	       f->flexible_array_only || f->exclude || f->include || f->decl_exclude ||
+	       f->nr_holes || f->nr_bit_holes || f->hole_size_ge;
 }
 
 static void key_add_u64(struct strbuf *key, uint64_t v)
@@ -344,10 +377,11 @@ int pahole_select_prepare(const void *ctx, struct cu_model *cu, struct d2b_error
 	struct prepared_keys *pk;
 	uint32_t nr = 0;
 
-	if (ps->names)
-		return 0;	/* -C: no listing */
+	/* -C: no listing; -a and -T: each struct is looked at in full */
+	if (ps->names || ps->o.filter.anon || ps->o.stats != PAHOLE_STATS_NONE)
+		return 0;
 	for (uint32_t i = 0; i < cu->nr_types; i++)
-		nr += is_listed(cu->types[i]);
+		nr += is_listed(&ps->o, cu->types[i]);
 	pk = arena_zalloc(&cu->arena, sizeof(*pk));
 	if (!pk || (nr && !(pk->keys = arena_alloc(&cu->arena, nr * sizeof(*pk->keys)))))
 		return d2b_error_oom(err);
@@ -356,7 +390,7 @@ int pahole_select_prepare(const void *ctx, struct cu_model *cu, struct d2b_error
 		struct prepared_key *k;
 		char *p;
 
-		if (!is_listed(t))
+		if (!is_listed(&ps->o, t))
 			continue;
 		p = arena_alloc(&cu->arena, ptr_key_room(t));
 		if (!p)
@@ -371,16 +405,20 @@ int pahole_select_prepare(const void *ctx, struct cu_model *cu, struct d2b_error
 	return 0;
 }
 
-/* 1: a struct with T's identity was printed already; 0: T is new and is
- * now recorded as printed; -1: out of memory. */
+/* 1: a struct with T's identity was printed already (*DEF then the index
+ * of its definition, with -T); 0: T is new and is now recorded as printed
+ * (with the index *DEF); -1: out of memory. */
 static int already_printed(struct pahole_select *ps, const struct type *t,
-			   const struct prepared_key *pk, struct strbuf *key)
+			   const struct prepared_key *pk, struct strbuf *key,
+			   uint32_t *def)
 {
 	const char *k = NULL;
 	size_t n = 0;
 	uint64_t h = 0;
 
-	if (pk) {
+	if (ps->o.stats != PAHOLE_STATS_NONE) {
+		/* the pointer keys know a struct was seen, not which */
+	} else if (pk) {
 		k = pk->key;
 		n = pk->len;
 		h = pk->hash;
@@ -394,13 +432,13 @@ static int already_printed(struct pahole_select *ps, const struct type *t,
 	if (n) {
 		if (keyset_has(&ps->seen_ptrs, k, n, h))
 			return 1;
-		if (keyset_add(&ps->seen_ptrs, k, n, h) < 0)
+		if (keyset_add(&ps->seen_ptrs, k, n, h, NULL) < 0)
 			return -1;
 	}
 	struct_key(key, t);
 	if (key->oom)
 		return -1;
-	return keyset_add(&ps->printed, key->buf, key->len, hash_bytes(key->buf, key->len));
+	return keyset_add(&ps->printed, key->buf, key->len, hash_bytes(key->buf, key->len), def);
 }
 
 /*
@@ -445,6 +483,64 @@ static bool compare_out_of_step(const struct cu_model *cu, const struct type *t)
 	return false;
 }
 
+/* -T: a new identity named NAME, defined in one unit so far */
+static int add_definition(struct pahole_select *ps, const char *name)
+{
+	if (ps->nr_defs == ps->cap_defs) {
+		uint32_t cap = ps->cap_defs ? 2 * ps->cap_defs : 256;
+		struct definition *defs = realloc(ps->defs, cap * sizeof(*defs));
+
+		if (!defs)
+			return -1;
+		ps->defs = defs;
+		ps->cap_defs = cap;
+	}
+	ps->defs[ps->nr_defs].name = strdup(name);
+	if (!ps->defs[ps->nr_defs].name)
+		return -1;
+	ps->defs[ps->nr_defs++].nr_units = 1;
+	return 0;
+}
+
+/* What pahole's formatter prints for T, a struct the listing keeps */
+static void print_kept(const struct pahole_select_opts *o, struct layout_cache *lc,
+		       const struct type *t, struct strbuf *out)
+{
+	/* glibc prints a NULL string as "(null)" (-a with -s or -n) */
+	const char *name = t->name ? t->name : "(null)";
+	char sep = o->separator;
+	const struct type *td = NULL;
+
+	switch (o->mode) {
+	case PAHOLE_LAYOUT:
+		/* a nameless struct as "typedef struct {...} name;", by the
+		 * first typedef of it; one that none names only with -A */
+		if (!t->name) {
+			td = pahole_first_typedef_of(lc->cu, t);
+			if (!td && !o->filter.nested_anon)
+				break;
+		}
+		pahole_print_type(out, lc, t, td ? "typedef" : NULL,
+				  td ? (td->name ? td->name : "(null)") : NULL, &o->print);
+		strbuf_putc(out, '\n');
+		break;
+	case PAHOLE_SIZES:
+		pahole_print_size_line(out, lc, t, sep);
+		break;
+	case PAHOLE_NR_MEMBERS:
+		strbuf_addf(out, "%s%c%u\n", name, sep, c_type_nr_members(t));
+		break;
+	case PAHOLE_NAME_LEN:
+		strbuf_addf(out, "%s%c%zu\n", name, sep, t->name ? strlen(t->name) : 0);
+		break;
+	case PAHOLE_NAMES:
+		strbuf_addf(out, "%s\n", name);
+		break;
+	case PAHOLE_NOTHING:
+		break;
+	}
+}
+
 static int select_all(struct pahole_select *ps, struct cu_model *cu,
 		      struct layout_cache *lc, struct strbuf *out,
 		      struct d2b_error *err)
@@ -453,31 +549,45 @@ static int select_all(struct pahole_select *ps, struct cu_model *cu,
 	struct strbuf key = STRBUF_INIT;
 	/* prepared: the listed structs only, not every type of the unit */
 	uint32_t n = prep ? prep->nr : cu->nr_types;
+	bool filtering = filter_active(&ps->o.filter);
 	int ret = 0;
 
 	for (uint32_t i = 0; i < n; i++) {
 		const struct prepared_key *pk = prep ? &prep->keys[i] : NULL;
 		const struct type *t = cu->types[pk ? pk->type : i];
+		uint32_t def = ps->nr_defs;
 		int r;
 
-		if (!pk && !is_listed(t))
+		if (!pk && !is_listed(&ps->o, t))
 			continue;
 		/* the set's probes miss the cache: hint a few structs ahead */
 		if (pk && i + SET_PREFETCH < n)
 			keyset_prefetch(&ps->seen_ptrs, prep->keys[i + SET_PREFETCH].hash);
-		r = already_printed(ps, t, pk, &key);
-		if (r < 0) {
-			ret = d2b_error_oom(err);
-			break;
-		}
-		if (r == 1 && !compare_out_of_step(cu, t))
+		/* as 1.24: the filters first, then "printed before?" */
+		if (filtering && !pahole_filter_keeps(&ps->o.filter, lc, t)) {
+			if (lc->oom)
+				break;
 			continue;
-		if (ps->o.mode == PAHOLE_SIZES) {
-			pahole_print_size_line(out, lc, t);
-		} else {
-			pahole_print_type(out, lc, t, NULL, NULL, &ps->o.print);
-			strbuf_putc(out, '\n');
 		}
+		/* a nameless struct is never taken for one printed before */
+		if (t->name) {
+			r = already_printed(ps, t, pk, &key, &def);
+			if (r < 0) {
+				ret = d2b_error_oom(err);
+				break;
+			}
+			if (r == 1 && !compare_out_of_step(cu, t)) {
+				if (ps->o.stats != PAHOLE_STATS_NONE)
+					ps->defs[def].nr_units++;
+				continue;
+			}
+			/* out of step, 1.24 adds another entry for it */
+			if (ps->o.stats != PAHOLE_STATS_NONE && add_definition(ps, t->name)) {
+				ret = d2b_error_oom(err);
+				break;
+			}
+		}
+		print_kept(&ps->o, lc, t, out);
 	}
 	strbuf_free(&key);
 	return ret;
@@ -530,7 +640,7 @@ int pahole_select_cu(struct pahole_select *ps, struct cu_model *cu,
 	struct layout_cache lc;
 	int ret = 0;
 
-	if (pahole_select_done(ps))
+	if (pahole_select_done(ps) || pahole_filter_skips_unit(&ps->o.filter, cu))
 		return 0;
 	/* -C: most units have none of the names (a name found nowhere means
 	 * every unit): they need no layout cache */
@@ -549,4 +659,15 @@ int pahole_select_cu(struct pahole_select *ps, struct cu_model *cu,
 		ret = d2b_error_oom(err);
 	layout_cache_deinit(&lc);
 	return ret;
+}
+
+int pahole_select_finish(struct pahole_select *ps, struct strbuf *out,
+			 struct d2b_error *err)
+{
+	char sep = ps->o.separator;
+
+	if (ps->o.stats == PAHOLE_STATS_NR_DEFINITIONS)
+		for (uint32_t i = 0; i < ps->nr_defs; i++)
+			strbuf_addf(out, "%s%c%u\n", ps->defs[i].name, sep, ps->defs[i].nr_units);
+	return out->oom ? d2b_error_oom(err) : 0;
 }

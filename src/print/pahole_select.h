@@ -9,7 +9,10 @@
  * Default listing: every top-level, named, defined struct or union of each
  * unit in DIE order, skipping one already printed from an earlier unit with
  * the same name, size, member count and member names/bit offsets/bit-field
- * sizes (pahole 1.24's structures tree). With class names (-C a,b): in each
+ * sizes (pahole 1.24's structures tree), among those pahole_filter keeps
+ * (an anonymous one, with -a, is never taken for one printed before). With
+ * -T each kept identity counts the units that define it, printed at the
+ * end in the order first seen. With class names (-C a,b): in each
  * unit, the names not found yet are looked up in list order and printed
  * while found; the first one missing from the unit ends that unit's turn
  * (as pahole's stealer returns there).
@@ -20,18 +23,34 @@
 #include <stdbool.h>
 
 #include "load/model.h"
+#include "print/pahole_filter.h"
 #include "print/pahole_print.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 
+/* What the listing prints for each struct it keeps (pahole's formatter:
+ * the last of -s, -n, -N, -z, -T on the command line decides) */
 enum pahole_mode {
 	PAHOLE_LAYOUT,		/* the struct text */
 	PAHOLE_SIZES,		/* -s: "name\tsize\tholes" */
+	PAHOLE_NR_MEMBERS,	/* -n: "name\tmembers" */
+	PAHOLE_NAME_LEN,	/* -N: "name\tstrlen(name)" */
+	PAHOLE_NAMES,		/* -z (unless -V came first): the name */
+	PAHOLE_NOTHING,		/* -T: nothing per struct */
+};
+
+/* What the listing prints once every unit was seen */
+enum pahole_stats {
+	PAHOLE_STATS_NONE,
+	PAHOLE_STATS_NR_DEFINITIONS,	/* -T: "name\tunits defining it" */
 };
 
 struct pahole_select_opts {
 	enum pahole_mode mode;
+	enum pahole_stats stats;
+	char separator;			/* -t: between the fields (pahole's '\t') */
 	const char *class_names;	/* -C value, NULL for all */
+	struct pahole_filter filter;	/* the listing's (-X for -C too) */
 	struct pahole_print_opts print;
 	/* Optional: a string section that outlives the run (a DWARF file's
 	 * .debug_str): a name inside it is known by its address alone, so
@@ -56,6 +75,11 @@ int pahole_select_cu(struct pahole_select *ps, struct cu_model *cu,
  * the decoding thread; CU's turn at pahole_select_cu() then only looks them
  * up. Returns 0, or -1 with err set (out of memory). */
 int pahole_select_prepare(const void *ctx, struct cu_model *cu, struct d2b_error *err);
+
+/* Append what the listing prints at the end (-T), once every unit was
+ * seen. Returns 0, or -1 with err set (out of memory). */
+int pahole_select_finish(struct pahole_select *ps, struct strbuf *out,
+			 struct d2b_error *err);
 
 /* True once every -C name has been printed: later units add nothing. */
 bool pahole_select_done(const struct pahole_select *ps);

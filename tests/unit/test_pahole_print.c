@@ -178,7 +178,7 @@ int main(void)
 	       "\t/* last cacheline: 32 bytes */\n"
 	       "};");
 	strbuf_reset(&sb);
-	pahole_print_size_line(&sb, &lc, &t_s);
+	pahole_print_size_line(&sb, &lc, &t_s, '\t');
 	expect("-s line", strbuf_str(&sb), "s\t32\t2\n");
 	layout_cache_deinit(&lc);
 	strbuf_free(&sb);

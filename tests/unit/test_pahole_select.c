@@ -2,7 +2,8 @@
 /* pahole's listing (pahole_select) on hand-built units: each struct once,
  * by pahole 1.24's identity (name, size, members' names, offsets and
  * bit-field sizes), the same with the keys prepared on a decoding thread
- * (pahole_select_prepare) as without; -C prepares nothing. */
+ * (pahole_select_prepare) as without; -C prepares nothing; the filters
+ * and formatters (-x, -y, -X, --unions, -n, -T, -t). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,8 @@ static void unit_init(struct unit *u, bool b)
 	for (int i = 0; i < 6; i++)
 		if (u->types[i] != &t_int)
 			u->types[i]->id = (uint32_t)i;
-	u->cu = (struct cu_model){ .addr_size = 8, .types = u->types, .nr_types = 6 };
+	u->cu = (struct cu_model){ .addr_size = 8, .types = u->types, .nr_types = 6,
+				   .name = b ? "dir_b/b.c" : "dir_a/a.c" };
 	arena_init(&u->cu.arena);
 }
 
@@ -72,11 +74,11 @@ static size_t count(const char *hay, const char *needle)
 	return n;
 }
 
-/* The listing of units A then B, their keys prepared first or not. */
-static char *listing(bool prepare, const char *class_names)
+/* The listing of units A then B with options O, their keys prepared
+ * first or not, and what it prints at the end. */
+static char *listing_with(bool prepare, struct pahole_select_opts o)
 {
-	struct pahole_select_opts o = { .mode = PAHOLE_LAYOUT, .class_names = class_names,
-					.names_lo = names, .names_hi = names + sizeof(names) };
+	const char *class_names = o.class_names;
 	struct d2b_error err = { 0 };
 	struct pahole_select *ps = pahole_select_create(&o, &err);
 	struct strbuf out = STRBUF_INIT;
@@ -90,18 +92,72 @@ static char *listing(bool prepare, const char *class_names)
 		unit_init(&u[i], i == 1);
 		if (prepare) {
 			CHECK(pahole_select_prepare(ps, &u[i].cu, &err) == 0, "prepare: %s", err.msg);
-			CHECK(class_names ? !u[i].cu.prepared : u[i].cu.prepared != NULL,
+			/* -C, -T and -a look at each struct in full */
+			CHECK(class_names || o.stats || o.filter.anon ? !u[i].cu.prepared :
+			      u[i].cu.prepared != NULL,
 			      "prepare with -C '%s': prepared %p", class_names ? class_names : "",
 			      u[i].cu.prepared);
 		}
 		CHECK(pahole_select_cu(ps, &u[i].cu, &out, &err) == 0, "select: %s", err.msg);
 	}
+	CHECK(pahole_select_finish(ps, &out, &err) == 0, "finish: %s", err.msg);
 	text = strdup(strbuf_str(&out));
 	for (int i = 0; i < 2; i++)
 		arena_deinit(&u[i].cu.arena);
 	strbuf_free(&out);
 	pahole_select_destroy(ps);
 	return text;
+}
+
+static char *listing(bool prepare, const char *class_names)
+{
+	struct pahole_select_opts o = { .mode = PAHOLE_LAYOUT, .separator = '\t',
+					.class_names = class_names,
+					.names_lo = names, .names_hi = names + sizeof(names) };
+
+	return listing_with(prepare, o);
+}
+
+/* The filters and the one-line formatters, each with and without the
+ * prepared keys (the same text both ways) */
+static void check_options(void)
+{
+	static const struct {
+		struct pahole_select_opts o;
+		const char *want;
+	} cases[] = {
+		{ { .mode = PAHOLE_NR_MEMBERS, .separator = '\t' },
+		  "shared_node_long\t1\ntwin\t2\ntwin\t2\nonly_in_b_struct\t1\n" },
+		{ { .mode = PAHOLE_NAME_LEN, .separator = ',' },
+		  "shared_node_long,16\ntwin,4\ntwin,4\nonly_in_b_struct,16\n" },
+		{ { .mode = PAHOLE_SIZES, .separator = '\t', .filter = { .exclude = "tw" } },
+		  "shared_node_long\t4\t0\nonly_in_b_struct\t4\t0\n" },
+		{ { .mode = PAHOLE_NAMES, .separator = '\t', .filter = { .include = "tw" } },
+		  "twin\ntwin\n" },
+		{ { .mode = PAHOLE_NAMES, .separator = '\t', .filter = { .unions_only = true } },
+		  "" },
+		{ { .mode = PAHOLE_NAMES, .separator = '\t', .filter = { .cu_exclude = "dir_a" } },
+		  "shared_node_long\ntwin\nonly_in_b_struct\n" },
+		/* -T: one line per identity, the units that define it */
+		{ { .mode = PAHOLE_NOTHING, .stats = PAHOLE_STATS_NR_DEFINITIONS, .separator = '\t' },
+		  "shared_node_long\t2\ntwin\t1\ntwin\t1\nonly_in_b_struct\t1\n" },
+		{ { .mode = PAHOLE_NAMES, .stats = PAHOLE_STATS_NR_DEFINITIONS, .separator = ':' },
+		  "shared_node_long\ntwin\ntwin\nonly_in_b_struct\n"
+		  "shared_node_long:2\ntwin:1\ntwin:1\nonly_in_b_struct:1\n" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (int prepare = 0; prepare < 2; prepare++) {
+			struct pahole_select_opts o = cases[i].o;
+			char *text;
+
+			o.names_lo = names;
+			o.names_hi = names + sizeof(names);
+			text = listing_with(prepare, o);
+			CHECK(!strcmp(text, cases[i].want), "case %zu (prepared %d):\n%s--- want\n%s",
+			      i, prepare, text, cases[i].want);
+			free(text);
+		}
 }
 
 int main(void)
@@ -131,5 +187,6 @@ int main(void)
 	free(prep);
 	free(c_plain);
 	free(c_prep);
+	check_options();
 	return check_done();
 }
