@@ -6,7 +6,7 @@
 #   - -C for task_struct, sk_buff, page, inode, file, net_device on vmlinux;
 #   - the whole default listing of vmlinux and of each module;
 #   - on vmlinux, the listing with -H, -z, -T, -n, --packed,
-#     --with_flexible_array, -y, -a -s, -D, and -I -C task_struct;
+#     --with_flexible_array, -y, -a -s, -D, -I -C task_struct, -i, -f, -u;
 #   - the same bytes for -j1, -j2, -j4 and -j8 on vmlinux.
 # Skipped (77) without the corpus (see bench/fetch-corpus.sh, or D2B_CORPUS=1).
 #
@@ -67,7 +67,8 @@ sums=$(md5sum <"$tmp/our.out" | cut -d' ' -f1)
 
 # The listing's filters and formatters (t2004 has them on the fixtures)
 for opts in "-H 5" "-z 32" "-T" "-n" "--packed" "--with_flexible_array" "-y tcp" \
-	"-a -s" "-D include/linux" "-I -C task_struct"; do
+	"-a -s" "-D include/linux" "-I -C task_struct" "-i list_head -d -V" \
+	"-f task_struct" "-u -C task_struct,sk_buff"; do
 	# shellcheck disable=SC2086 # options split at blanks
 	JOBS=-j2 compare "$vmlinux" $opts
 done

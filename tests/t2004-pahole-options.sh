@@ -6,6 +6,7 @@
 #   filters    --structs, --unions, --packed, --with_flexible_array, -x, -y,
 #              -D, -X, -H, -B, -z, -a, -a -A (docs/compat.md, "Options");
 #   formatters -n, -N, -T, -s -T, -t, -z with and without -V before it;
+#   -u, -i (-d, -V), -f on the first and the last struct of -s;
 #   -I         "Used at" and the DIE's file:line before each type, method,
 #              using-declaration and static member (a line 1.24 reads from
 #              uninitialised memory where the DIE has no file is compared
@@ -42,7 +43,9 @@ if [ "${1:-}" = --one ]; then
 		echo "skip $name" >"$report"
 		exit 0
 	fi
-	first=$("$ORACLE" -F dwarf -s "$f" 2>/dev/null | head -1 | cut -f1)
+	"$ORACLE" -F dwarf -s "$f" 2>/dev/null | cut -f1 >"$tmp/names"
+	first=$(head -1 "$tmp/names")
+	last=$(tail -1 "$tmp/names")
 	{
 		for opts in "-H 1" "-H 2" "-B 1" "-z 2" "-V -z 2" "-z 2 -V" "-n" "-N" "-T" \
 			"-s -T" "-T -n" "-t, -s" "--structs" "--unions" "--packed" \
@@ -52,6 +55,14 @@ if [ "${1:-}" = --one ]; then
 			echo "$opts"
 		done
 		[ -n "$first" ] && echo "-I -C $first" && echo "-X / -C $first"
+		for n in $first $last; do
+			echo "-i $n"
+			echo "-i $n -d -V"
+			echo "-f $n"
+			echo "-f $n --structs -x s"
+			echo "-u -C $n"
+		done
+		[ -n "$first" ] && echo "-u -C $last,$first"
 	} >"$tmp/sets"
 	# -E on the standard library's classes: t2000 compares it, with what
 	# differs on purpose (P4, P10) listed in tests/compat/pahole.xfail

@@ -123,11 +123,15 @@ static void usage(FILE *f)
 	      "  -B, --bit_holes=NR_HOLES   Show only structs at least NR_HOLES bit holes\n"
 	      "  -c, --cacheline_size=SIZE  set cacheline size to SIZE\n"
 	      "  -C, --class_name=CLASS_NAME   Show just this class\n"
+	      "  -d, --recursive            recursive mode, affects several other flags\n"
 	      "  -D, --decl_exclude=PREFIX  exclude classes declared in files with PREFIX\n"
 	      "  -E, --expand_types         expand class members\n"
+	      "  -f, --find_pointers_to=CLASS_NAME\n"
+	      "                             Find pointers to CLASS_NAME\n"
 	      "  -F, --format_path=FORMAT_LIST   List of debugging formats to try\n"
 	      "  -H, --holes=NR_HOLES       show only structs with at least NR_HOLES holes\n"
 	      "      --hex                  Print offsets and sizes in hexadecimal\n"
+	      "  -i, --contains=CLASS_NAME  Show classes that contains CLASS_NAME\n"
 	      "  -I, --show_decl_info       Show the file and line number where the tags were\n"
 	      "                             defined\n"
 	      "  -j, --jobs[=NR_JOBS]       run N jobs in parallel [default to number of\n"
@@ -143,6 +147,7 @@ static void usage(FILE *f)
 	      "      --suppress_packed      Suppress output of inferred __attribute__((__packed__))\n"
 	      "  -t, --separator=SEP        use SEP as the field separator\n"
 	      "  -T, --nr_definitions       show how many times struct was defined\n"
+	      "  -u, --defined_in           show CUs where CLASS_NAME (-C) is defined\n"
 	      "      --unions               Show just unions\n"
 	      "  -V, --verbose              be verbose\n"
 	      "      --with_flexible_array  show only structs with a flexible array\n"
@@ -357,7 +362,10 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 		copts.prepare = pahole_select_prepare;
 		copts.prepare_ctx = r.sel;
 	}
-	names = partial_names(so->class_names, &names_buf, &copts.load.nr_only_types);
+	/* -i and -f look at every struct of the unit that has the name */
+	names = partial_names(so->names_mode == PAHOLE_NAMES_CONTAINERS ||
+			      so->names_mode == PAHOLE_NAMES_POINTERS ? NULL : so->class_names,
+			      &names_buf, &copts.load.nr_only_types);
 	copts.load.only_types = names;
 	/* sorted once here, not by each unit's load (NULL: they sort) */
 	order = names ? load_sort_type_names(names, copts.load.nr_only_types) : NULL;
@@ -454,7 +462,7 @@ static bool names_types(const char *arg)
 int pahole_main(int argc, char **argv)
 {
 	struct pahole_select_opts so = { .mode = PAHOLE_LAYOUT, .separator = '\t' };
-	bool verbose = false;
+	bool verbose = false, defined_in = false, find_containers = false, find_pointers = false;
 	int long_index = 0;
 	struct d2b_error err = { 0 };
 	const char *formats = NULL, *btf_base = NULL;
@@ -471,8 +479,8 @@ int pahole_main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "aAB:C:c:dD:Ef:F:H:i:Ij::lmMnNpPqrRsSt:TuVw:x:X:y:z:",
 				long_opts, &long_index)) != -1) {
 		switch (c) {
-		case 'd': case 'f': case 'i': case 'l': case 'm': case 'M':
-		case 'p': case 'P': case 'q': case 'R': case 'S': case 'u': case 'w':
+		case 'l': case 'm': case 'M':
+		case 'p': case 'P': case 'q': case 'R': case 'S': case 'w':
 			for (long_index = 0; long_opts[long_index].val != c; long_index++)
 				;
 			fprintf(stderr, "pahole: option -%c/--%s is not supported yet\n", c,
@@ -484,6 +492,20 @@ int pahole_main(int argc, char **argv)
 			return 1;
 		case 'a':
 			so.filter.anon = true;
+			break;
+		case 'd':
+			so.recursive = true;
+			break;
+		case 'f':
+			so.class_names = optarg;
+			find_pointers = true;
+			break;
+		case 'i':
+			so.class_names = optarg;
+			find_containers = true;
+			break;
+		case 'u':
+			defined_in = true;
 			break;
 		case 'A':
 			so.filter.nested_anon = true;
@@ -514,7 +536,7 @@ int pahole_main(int argc, char **argv)
 			so.mode = PAHOLE_NOTHING;
 			break;
 		case 'V':
-			verbose = true;
+			verbose = so.verbose = true;
 			break;
 		case 'x':
 			so.filter.exclude = optarg;
@@ -611,6 +633,13 @@ int pahole_main(int argc, char **argv)
 			return 64;
 		}
 	}
+	/* what a class name found prints: 1.24's order of precedence */
+	if (defined_in)
+		so.names_mode = PAHOLE_NAMES_DEFINED_IN;
+	else if (find_containers)
+		so.names_mode = PAHOLE_NAMES_CONTAINERS;
+	else if (find_pointers)
+		so.names_mode = PAHOLE_NAMES_POINTERS;
 	if (!so.class_names && optind < argc && names_types(argv[optind])) {
 		so.class_names = argv[optind];
 		optind = argc;

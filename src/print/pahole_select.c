@@ -607,30 +607,145 @@ static bool is_named_type(const struct type *t)
 	}
 }
 
-static const struct type *find_by_name(const struct cu_model *cu, const char *name)
+/* The first type of CU named NAME (cu__find_type_by_name): a definition,
+ * or a declaration too with -f (1.24 looks for pointers to either) */
+static const struct type *find_by_name(const struct pahole_select *ps,
+				       const struct cu_model *cu, const char *name)
 {
+	bool decls = ps->o.names_mode == PAHOLE_NAMES_POINTERS;
+
 	for (uint32_t i = 0; i < cu->nr_types; i++) {
 		const struct type *t = cu->types[i];
 
-		if (is_named_type(t) && t->name && !t->declaration &&
+		if (is_named_type(t) && t->name && (decls || !t->declaration) &&
 		    !strcmp(t->name, name))
 			return t;
 	}
 	return NULL;
 }
 
-/* T: the type named ps->names[0] in CU, found already. */
-static void select_names(struct pahole_select *ps, struct cu_model *cu,
-			 const struct type *t, struct layout_cache *lc,
-			 struct strbuf *out)
+/* The structs -i and -f look at: named, defined, at the unit's level and
+ * kept by the filters (1.24's class__filter) */
+static bool searched(const struct pahole_select *ps, struct layout_cache *lc,
+		     const struct type *t)
 {
-	for (; t; t = ps->nr_names ? find_by_name(cu, ps->names[0]) : NULL) {
+	return is_composite(t) && t->name && t->scope == TS_UNIT && !t->declaration &&
+	       pahole_filter_keeps(&ps->o.filter, lc, t);
+}
+
+#define CONTAINERS_MAX_DEPTH 63	/* 1.24 indents from 127 blanks */
+
+/* type__print_containers: T if it has members of type TARGET (the type
+ * itself, no typedef followed; bases count), at indent IDENT, once by
+ * identity at the top; with -d the same for its members' structs and
+ * unions. Returns -1 on OOM. */
+static int print_container(struct pahole_select *ps, struct layout_cache *lc,
+			   const struct type *t, const struct type *target, int ident,
+			   struct strbuf *key, struct strbuf *out)
+{
+	struct layout_iter it = { 0 };
+	const struct member *m;
+	uint32_t slot, n = 0, def = ps->nr_defs;
+	int r;
+
+	while (layout_next(t, &it, &m, &slot))
+		n += m->type == target;
+	if (!n)
+		return 0;
+	if (ident == 0) {
+		r = already_printed(ps, t, NULL, key, &def);
+		if (r < 0)
+			return -1;
+		if (r && !compare_out_of_step(lc->cu, t))
+			return 0;
+	}
+	strbuf_addf(out, "%*s%s", 2 * ident, "", t->name ? t->name : "(null)");
+	if (ps->o.verbose)
+		strbuf_addf(out, ": %u", n);
+	strbuf_putc(out, '\n');
+	if (!ps->o.recursive || ident >= CONTAINERS_MAX_DEPTH)
+		return 0;
+	memset(&it, 0, sizeof(it));
+	while (layout_next(t, &it, &m, &slot))
+		if (m->type && is_composite(m->type) &&
+		    print_container(ps, lc, m->type, target, ident + 1, key, out))
+			return -1;
+	return 0;
+}
+
+/* print_structs_with_pointer_to: "struct: member" for each member of the
+ * unit's structs that points straight to TARGET, a struct once by
+ * identity. Returns -1 on OOM. */
+static int print_pointers(struct pahole_select *ps, struct layout_cache *lc,
+			  const struct type *target, struct strbuf *key, struct strbuf *out)
+{
+	const struct cu_model *cu = lc->cu;
+
+	for (uint32_t i = 0; i < cu->nr_types; i++) {
+		const struct type *t = cu->types[i];
+		struct layout_iter it = { 0 };
+		const struct member *m;
+		uint32_t slot;
+		bool looked = false;
+
+		if (!searched(ps, lc, t))
+			continue;
+		while (layout_next(t, &it, &m, &slot)) {
+			uint32_t def = ps->nr_defs;
+			int r;
+
+			if (!m->type || m->type->kind != TK_POINTER || m->type->type != target)
+				continue;
+			if (!looked) {
+				r = already_printed(ps, t, NULL, key, &def);
+				if (r < 0)
+					return -1;
+				if (r && !compare_out_of_step(cu, t))
+					break;
+				looked = true;
+			}
+			strbuf_addf(out, "%s: %s\n", t->name, m->name ? m->name : "(null)");
+		}
+	}
+	return 0;
+}
+
+/* T: the type named ps->names[0] in CU, found already. Returns -1 on OOM. */
+static int select_names(struct pahole_select *ps, struct cu_model *cu,
+			const struct type *t, struct layout_cache *lc,
+			struct strbuf *out)
+{
+	struct strbuf key = STRBUF_INIT;
+	int ret = 0;
+
+	for (; t && !ret; t = ps->nr_names ? find_by_name(ps, cu, ps->names[0]) : NULL) {
 		memmove(ps->names, ps->names + 1, (ps->nr_names - 1) * sizeof(*ps->names));
 		ps->nr_names--;
-		/* with -C, pahole prints the layout whatever the formatter */
-		pahole_print_type(out, lc, t, NULL, NULL, &ps->o.print);
-		strbuf_putc(out, '\n');
+		switch (ps->o.names_mode) {
+		case PAHOLE_NAMES_LAYOUT:
+			/* with -C, pahole prints the layout whatever the formatter */
+			pahole_print_type(out, lc, t, NULL, NULL, &ps->o.print);
+			strbuf_putc(out, '\n');
+			break;
+		case PAHOLE_NAMES_DEFINED_IN:
+			/* 1.24 looks for no other name in this unit */
+			strbuf_addf(out, "%s\n", cu->name ? cu->name : "(null)");
+			t = NULL;
+			break;
+		case PAHOLE_NAMES_CONTAINERS:
+			for (uint32_t i = 0; i < cu->nr_types && !ret; i++)
+				if (searched(ps, lc, cu->types[i]))
+					ret = print_container(ps, lc, cu->types[i], t, 0, &key, out);
+			break;
+		case PAHOLE_NAMES_POINTERS:
+			ret = print_pointers(ps, lc, t, &key, out);
+			break;
+		}
+		if (!t)
+			break;
 	}
+	strbuf_free(&key);
+	return ret;
 }
 
 int pahole_select_cu(struct pahole_select *ps, struct cu_model *cu,
@@ -644,7 +759,7 @@ int pahole_select_cu(struct pahole_select *ps, struct cu_model *cu,
 		return 0;
 	/* -C: most units have none of the names (a name found nowhere means
 	 * every unit): they need no layout cache */
-	if (ps->names && !(first = find_by_name(cu, ps->names[0])))
+	if (ps->names && !(first = find_by_name(ps, cu, ps->names[0])))
 		return 0;
 	layout_cache_init(&lc, cu);
 	if (lc.oom) {
@@ -652,7 +767,7 @@ int pahole_select_cu(struct pahole_select *ps, struct cu_model *cu,
 		return d2b_error_oom(err);
 	}
 	if (ps->names)
-		select_names(ps, cu, first, &lc, out);
+		ret = select_names(ps, cu, first, &lc, out) ? d2b_error_oom(err) : 0;
 	else
 		ret = select_all(ps, cu, &lc, out, err);
 	if (!ret && (lc.oom || out->oom))

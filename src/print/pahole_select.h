@@ -12,7 +12,8 @@
  * sizes (pahole 1.24's structures tree), among those pahole_filter keeps
  * (an anonymous one, with -a, is never taken for one printed before). With
  * -T each kept identity counts the units that define it, printed at the
- * end in the order first seen. With class names (-C a,b): in each
+ * end in the order first seen. With class names (-C a,b, and -u, -i, -f,
+ * which print something else for each: pahole_names_mode): in each
  * unit, the names not found yet are looked up in list order and printed
  * while found; the first one missing from the unit ends that unit's turn
  * (as pahole's stealer returns there).
@@ -39,6 +40,18 @@ enum pahole_mode {
 	PAHOLE_NOTHING,		/* -T: nothing per struct */
 };
 
+/* What is printed for each class name found (-C, -u, -i, -f) */
+enum pahole_names_mode {
+	PAHOLE_NAMES_LAYOUT,		/* -C: the type's text */
+	PAHOLE_NAMES_DEFINED_IN,	/* -u: the unit's name (and the unit's
+					 * turn ends: one name a unit) */
+	PAHOLE_NAMES_CONTAINERS,	/* -i: the unit's structs with a member
+					 * of the type (-d: and their members'
+					 * structs that have one, indented) */
+	PAHOLE_NAMES_POINTERS,		/* -f: "struct: member" for each member
+					 * that points to the type */
+};
+
 /* What the listing prints once every unit was seen */
 enum pahole_stats {
 	PAHOLE_STATS_NONE,
@@ -50,6 +63,9 @@ struct pahole_select_opts {
 	enum pahole_stats stats;
 	char separator;			/* -t: between the fields (pahole's '\t') */
 	const char *class_names;	/* -C value, NULL for all */
+	enum pahole_names_mode names_mode;
+	bool recursive;			/* -d (with -i) */
+	bool verbose;			/* -V: -i adds each count */
 	struct pahole_filter filter;	/* the listing's (-X for -C too) */
 	struct pahole_print_opts print;
 	/* Optional: a string section that outlives the run (a DWARF file's

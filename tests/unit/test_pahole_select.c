@@ -141,6 +141,11 @@ static void check_options(void)
 		/* -T: one line per identity, the units that define it */
 		{ { .mode = PAHOLE_NOTHING, .stats = PAHOLE_STATS_NR_DEFINITIONS, .separator = '\t' },
 		  "shared_node_long\t2\ntwin\t1\ntwin\t1\nonly_in_b_struct\t1\n" },
+		/* -u: the unit of each name, one name a unit */
+		{ { .names_mode = PAHOLE_NAMES_DEFINED_IN, .class_names = "twin,only_in_b_struct" },
+		  "dir_a/a.c\ndir_b/b.c\n" },
+		{ { .names_mode = PAHOLE_NAMES_DEFINED_IN, .class_names = "shared_node_long,twin" },
+		  "dir_a/a.c\ndir_b/b.c\n" },
 		{ { .mode = PAHOLE_NAMES, .stats = PAHOLE_STATS_NR_DEFINITIONS, .separator = ':' },
 		  "shared_node_long\ntwin\ntwin\nonly_in_b_struct\n"
 		  "shared_node_long:2\ntwin:1\ntwin:1\nonly_in_b_struct:1\n" },
