@@ -43,6 +43,9 @@ enum {
 	OPT_PACKED,
 	OPT_FLEXIBLE_ARRAY,
 	OPT_NUMERIC_VERSION,
+	OPT_FLAT_ARRAYS,
+	OPT_PRIVATE_CLASSES,
+	OPT_SUPPRESS_FORCE_PADDINGS,
 	OPT_UNSUPPORTED,	/* 1.24 has it; long_opts' name says which */
 };
 
@@ -99,17 +102,17 @@ static const struct option long_opts[] = {
 	{ "count", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "first_obj_only", no_argument, NULL, OPT_UNSUPPORTED },
 	{ "fixup_silly_bitfields", no_argument, NULL, OPT_UNSUPPORTED },
-	{ "flat_arrays", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "flat_arrays", no_argument, NULL, OPT_FLAT_ARRAYS },
 	{ "header_type", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "kabi_prefix", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "prettify", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "range", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "seek_bytes", required_argument, NULL, OPT_UNSUPPORTED },
-	{ "show_private_classes", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "show_private_classes", no_argument, NULL, OPT_PRIVATE_CLASSES },
 	{ "size_bytes", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "skip", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "sort", no_argument, NULL, OPT_UNSUPPORTED },
-	{ "suppress_force_paddings", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "suppress_force_paddings", no_argument, NULL, OPT_SUPPRESS_FORCE_PADDINGS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -130,20 +133,27 @@ static void usage(FILE *f)
 	      "                             Find pointers to CLASS_NAME\n"
 	      "  -F, --format_path=FORMAT_LIST   List of debugging formats to try\n"
 	      "  -H, --holes=NR_HOLES       show only structs with at least NR_HOLES holes\n"
+	      "      --flat_arrays          Flat arrays\n"
 	      "      --hex                  Print offsets and sizes in hexadecimal\n"
 	      "  -i, --contains=CLASS_NAME  Show classes that contains CLASS_NAME\n"
 	      "  -I, --show_decl_info       Show the file and line number where the tags were\n"
 	      "                             defined\n"
 	      "  -j, --jobs[=NR_JOBS]       run N jobs in parallel [default to number of\n"
 	      "                             online processors]\n"
+	      "  -M, --show_only_data_members   show only the members that use space in the\n"
+	      "                             class layout\n"
 	      "  -n, --nr_members           show number of members\n"
 	      "  -N, --class_name_len       show size of classes\n"
 	      "      --numeric_version      Print a numeric version, i.e. 119 instead of v1.19\n"
 	      "      --packed               Show just packed structs\n"
+	      "  -q, --quiet                be quieter\n"
 	      "  -r, --rel_offset           show relative offsets of members in inner structs\n"
+	      "      --show_private_classes Show classes that are defined inside other classes\n"
+	      "                             or in functions\n"
 	      "  -s, --sizes                show size of classes\n"
 	      "      --structs              Show just structs\n"
 	      "      --suppress_aligned_attribute   Suppress __attribute__((aligned(N))\n"
+	      "      --suppress_force_paddings   Suppress int :N paddings at the end\n"
 	      "      --suppress_packed      Suppress output of inferred __attribute__((__packed__))\n"
 	      "  -t, --separator=SEP        use SEP as the field separator\n"
 	      "  -T, --nr_definitions       show how many times struct was defined\n"
@@ -353,8 +363,9 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 		strbuf_room(&r.out, 64 << 10);
 	copts.threads = threads;
 	copts.thread_bytes = thread_bytes;
-	/* -C finds types defined inside functions too */
-	copts.load.skip_functions = !so->class_names;
+	/* -C finds types defined inside functions too, and
+	 * --show_private_classes lists them */
+	copts.load.skip_functions = !so->class_names && !so->filter.private_classes;
 	copts.load.skip_locations = true;
 	copts.load.skip_line_files = !needs_files;
 	/* each unit's lookup keys on the thread that decoded it */
@@ -479,8 +490,8 @@ int pahole_main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "aAB:C:c:dD:Ef:F:H:i:Ij::lmMnNpPqrRsSt:TuVw:x:X:y:z:",
 				long_opts, &long_index)) != -1) {
 		switch (c) {
-		case 'l': case 'm': case 'M':
-		case 'p': case 'P': case 'q': case 'R': case 'S': case 'w':
+		case 'l': case 'm':
+		case 'p': case 'P': case 'R': case 'S': case 'w':
 			for (long_index = 0; long_opts[long_index].val != c; long_index++)
 				;
 			fprintf(stderr, "pahole: option -%c/--%s is not supported yet\n", c,
@@ -495,6 +506,23 @@ int pahole_main(int argc, char **argv)
 			break;
 		case 'd':
 			so.recursive = true;
+			break;
+		case 'M':
+			so.print.show_only_data_members = true;
+			break;
+		case 'q':
+			so.print.quiet = true;
+			break;
+		case OPT_PRIVATE_CLASSES:
+			/* 1.24: and only the data members */
+			so.filter.private_classes = true;
+			so.print.show_only_data_members = true;
+			break;
+		case OPT_FLAT_ARRAYS:
+			so.print.flat_arrays = true;
+			break;
+		case OPT_SUPPRESS_FORCE_PADDINGS:
+			so.print.suppress_force_paddings = true;
 			break;
 		case 'f':
 			so.class_names = optarg;

@@ -31,6 +31,8 @@ struct pahole_filter {
 	bool flexible_array_only;	/* --with_flexible_array */
 	bool anon;			/* -a: anonymous structs too */
 	bool nested_anon;		/* -A: those no typedef names too (with -a) */
+	bool private_classes;		/* --show_private_classes: those nested in a
+					 * struct or a function too */
 	const char *exclude;		/* -x PREFIX */
 	const char *include;		/* -y PREFIX */
 	const char *decl_exclude;	/* -D PREFIX */

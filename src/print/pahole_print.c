@@ -29,6 +29,7 @@ struct pconf {
 	bool suppress_offset_comment, suppress_comments;
 	bool suppress_packed, suppress_aligned;
 	bool show_decl_info;
+	bool flat_arrays, suppress_force_paddings, show_only_data_members;
 	bool union_member, first_member, last_member;
 };
 
@@ -227,24 +228,31 @@ static size_t array_fprintf(struct pctx *p, const struct type *arr,
 	p->array_depth++;
 	printed = type_fprintf(p, elem, name, conf);
 	p->array_depth--;
-	if (arr->array.is_vector) {
-		/* pahole: " __attribute__ ((__vector_size__ (N)))", N the
-		 * elements (their dimensions flattened, none when the first is
-		 * 0: then one) times the size of the element type, typedefs
-		 * followed; no dimensions */
+	if (arr->array.is_vector || conf->flat_arrays) {
+		/* the elements, their dimensions flattened (none when the
+		 * first is 0). A vector: pahole's " __attribute__
+		 * ((__vector_size__ (N)))", N those (one if none) times the
+		 * size of the element type, typedefs followed; no dimensions.
+		 * --flat_arrays: one dimension, as the member rules below. */
 		unsigned long long flat = 0;
 		uint64_t size = arr->type ? c_type_size(arr->type, p->lc->addr_size) : 0;
 		size_t before = p->sb->len;
+		bool single = conf->last_member && conf->first_member;
 
 		for (uint32_t i = 0; i < arr->array.nr_dims; i++) {
-			uint64_t n = arr->array.dims[i].count;
+			uint32_t n = (uint32_t)arr->array.dims[i].count;
 
 			if (n == 0 && i == 0)
 				break;
 			flat = flat ? flat * n : n;
 		}
-		strbuf_addf(p->sb, " __attribute__ ((__vector_size__ (%llu)))",
-			    (flat ? flat : 1) * size);
+		if (arr->array.is_vector)
+			strbuf_addf(p->sb, " __attribute__ ((__vector_size__ (%llu)))",
+				    (flat ? flat : 1) * size);
+		else if (flat != 0 || !conf->last_member || single || conf->union_member)
+			strbuf_addf(p->sb, "[%llu]", flat);
+		else
+			strbuf_puts(p->sb, "[]");
 		return printed + p->sb->len - before;
 	}
 	for (uint32_t i = 0; i < arr->array.nr_dims; i++) {
@@ -939,8 +947,11 @@ static size_t class_fprintf_body(struct pctx *p, const struct type *t,
 		 * are printed where their DIE sits, each followed by a blank
 		 * line */
 		if (ch.kind != CH_MEMBER || ch.m->is_static_var) {
-			child_fprintf(p, &ch, &cconf);
-			strbuf_puts(p->sb, "\n\n");
+			/* -M: the data members only */
+			if (!cconf.show_only_data_members) {
+				child_fprintf(p, &ch, &cconf);
+				strbuf_puts(p->sb, "\n\n");
+			}
 			continue;
 		}
 		m = ch.m;
@@ -1053,8 +1064,8 @@ static size_t class_fprintf_body(struct pctx *p, const struct type *t,
 
 	/* "Force padding": tail padding spelled as bit-fields of the last
 	 * member's type, when the unit carries alignment information. */
-	if (c->padding != 0 && t->alignment == 0 && layout_has_alignment_info(p->lc) &&
-	    last_m) {
+	if (c->padding != 0 && t->alignment == 0 && !cconf.suppress_force_paddings &&
+	    layout_has_alignment_info(p->lc) && last_m) {
 		uint64_t sz = c_type_size(last_m->type, p->lc->addr_size);
 
 		if (sz && !(sz & (sz - 1)) && c->padding > (int)p->lc->addr_size) {
@@ -1067,7 +1078,8 @@ static size_t class_fprintf_body(struct pctx *p, const struct type *t,
 		}
 	}
 
-	vtable_fprintf(p, t, &cconf);
+	if (!cconf.show_only_data_members)
+		vtable_fprintf(p, t, &cconf);
 
 	if (cconf.emit_stats) {
 		uint32_t cls = cconf.cacheline_size;
@@ -1362,13 +1374,18 @@ void pahole_print_type(struct strbuf *sb, struct layout_cache *lc,
 		.type_spacing = 26,
 		.name_spacing = o->expand_types ? 55 : (t->kind == TK_UNION ? 21 : 23),
 		.cacheline_size = o->cacheline_size ? o->cacheline_size : 64,
-		.emit_stats = true,
+		.emit_stats = !o->quiet,
+		.suppress_comments = o->quiet,
+		.suppress_offset_comment = o->quiet,
 		.expand_types = o->expand_types,
 		.hex = o->hex,
 		.rel_offset = o->rel_offset,
 		.suppress_packed = o->suppress_packed,
 		.suppress_aligned = o->suppress_aligned,
 		.show_decl_info = o->show_decl_info,
+		.flat_arrays = o->flat_arrays,
+		.suppress_force_paddings = o->suppress_force_paddings,
+		.show_only_data_members = o->show_only_data_members,
 	};
 
 	tag_fprintf(&p, t, &conf);

@@ -19,6 +19,11 @@ struct pahole_print_opts {
 	bool rel_offset;	/* -r */
 	bool suppress_packed;	/* --suppress_packed */
 	bool suppress_aligned;	/* --suppress_aligned_attribute */
+	bool quiet;		/* -q: no comments, no offsets, no sums */
+	bool flat_arrays;	/* --flat_arrays: one dimension, their product */
+	bool suppress_force_paddings;	/* --suppress_force_paddings */
+	bool show_only_data_members;	/* -M: no methods, nested types,
+					 * using-declarations, static variables */
 	bool show_decl_info;	/* -I: "Used at" and file:line before a type
 				 * (the model needs its files: not
 				 * skip_line_files) */

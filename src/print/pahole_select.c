@@ -241,11 +241,51 @@ static bool is_composite(const struct type *t)
 
 /* pahole lists only the types whose DIE is a child of the unit (its
  * tag->top_level): not those nested in a struct, a function, a lexical
- * block or a C++ namespace; and a nameless one only with -a */
+ * block or a C++ namespace, unless --show_private_classes; and a nameless
+ * one only with -a */
 static bool is_listed(const struct pahole_select_opts *o, const struct type *t)
 {
-	return is_composite(t) && (t->name || o->filter.anon) && t->scope == TS_UNIT &&
-	       !t->declaration;
+	return is_composite(t) && (t->name || o->filter.anon) &&
+	       (t->scope == TS_UNIT || o->filter.private_classes) && !t->declaration;
+}
+
+#define NESTED_MAX_DEPTH 64
+
+static void nested_first(const struct cu_model *cu, const struct type *t, unsigned depth,
+			 uint8_t *seen, uint32_t *order, uint32_t *nr)
+{
+	if (t->id >= cu->nr_types || cu->types[t->id] != t || seen[t->id])
+		return;
+	seen[t->id] = 1;
+	if (is_composite(t) && depth < NESTED_MAX_DEPTH)
+		for (uint32_t i = 0; i < t->composite.nr_nested; i++)
+			nested_first(cu, t->composite.nested[i], depth + 1, seen, order, nr);
+	order[(*nr)++] = t->id;
+}
+
+/* The unit's types in 1.24's table order, which --show_private_classes
+ * lists: DIE order, but the types nested in a struct before it (1.24's
+ * loader adds a struct once it has read its children). NULL on OOM. */
+static uint32_t *nested_first_order(const struct cu_model *cu, uint32_t *nr)
+{
+	uint32_t *order = malloc((cu->nr_types ? cu->nr_types : 1) * sizeof(*order));
+	uint8_t *seen = calloc(cu->nr_types ? cu->nr_types : 1, 1);
+
+	*nr = 0;
+	if (!order || !seen) {
+		free(order);
+		free(seen);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < cu->nr_types; i++)
+		if (cu->types[i]->scope != TS_COMPOSITE)
+			nested_first(cu, cu->types[i], 0, seen, order, nr);
+	/* (one no struct holds: where it stands) */
+	for (uint32_t i = 0; i < cu->nr_types; i++)
+		if (!seen[i])
+			nested_first(cu, cu->types[i], 0, seen, order, nr);
+	free(seen);
+	return order;
 }
 
 /* Whether a filter beyond the default listing's is asked (-X aside) */
@@ -377,8 +417,10 @@ int pahole_select_prepare(const void *ctx, struct cu_model *cu, struct d2b_error
 	struct prepared_keys *pk;
 	uint32_t nr = 0;
 
-	/* -C: no listing; -a and -T: each struct is looked at in full */
-	if (ps->names || ps->o.filter.anon || ps->o.stats != PAHOLE_STATS_NONE)
+	/* -C: no listing; -a, -T and --show_private_classes: each struct is
+	 * looked at in full */
+	if (ps->names || ps->o.filter.anon || ps->o.filter.private_classes ||
+	    ps->o.stats != PAHOLE_STATS_NONE)
 		return 0;
 	for (uint32_t i = 0; i < cu->nr_types; i++)
 		nr += is_listed(&ps->o, cu->types[i]);
@@ -550,11 +592,14 @@ static int select_all(struct pahole_select *ps, struct cu_model *cu,
 	/* prepared: the listed structs only, not every type of the unit */
 	uint32_t n = prep ? prep->nr : cu->nr_types;
 	bool filtering = filter_active(&ps->o.filter);
+	uint32_t *order = NULL;
 	int ret = 0;
 
+	if (ps->o.filter.private_classes && !(order = nested_first_order(cu, &n)))
+		return d2b_error_oom(err);
 	for (uint32_t i = 0; i < n; i++) {
 		const struct prepared_key *pk = prep ? &prep->keys[i] : NULL;
-		const struct type *t = cu->types[pk ? pk->type : i];
+		const struct type *t = cu->types[pk ? pk->type : order ? order[i] : i];
 		uint32_t def = ps->nr_defs;
 		int r;
 
@@ -589,6 +634,7 @@ static int select_all(struct pahole_select *ps, struct cu_model *cu,
 		}
 		print_kept(&ps->o, lc, t, out);
 	}
+	free(order);
 	strbuf_free(&key);
 	return ret;
 }
