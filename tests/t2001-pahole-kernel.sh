@@ -6,7 +6,8 @@
 #   - -C for task_struct, sk_buff, page, inode, file, net_device on vmlinux;
 #   - the whole default listing of vmlinux and of each module;
 #   - on vmlinux, the listing with -H, -z, -T, -n, --packed,
-#     --with_flexible_array, -y, -a -s, -D, -I -C task_struct, -i, -f, -u;
+#     --with_flexible_array, -y, -a -s, -D, -I -C task_struct, -i, -f, -u,
+#     --sort; btfdiff with our pahole, on the .BTF and on ours: no lines;
 #   - the same bytes for -j1, -j2, -j4 and -j8 on vmlinux.
 # Skipped (77) without the corpus (see bench/fetch-corpus.sh, or D2B_CORPUS=1).
 #
@@ -68,13 +69,36 @@ sums=$(md5sum <"$tmp/our.out" | cut -d' ' -f1)
 # The listing's filters and formatters (t2004 has them on the fixtures)
 for opts in "-H 5" "-z 32" "-T" "-n" "--packed" "--with_flexible_array" "-y tcp" \
 	"-a -s" "-D include/linux" "-I -C task_struct" "-i list_head -d -V" \
-	"-f task_struct" "-u -C task_struct,sk_buff"; do
+	"-f task_struct" "-u -C task_struct,sk_buff" "--sort"; do
 	# shellcheck disable=SC2086 # options split at blanks
 	JOBS=-j2 compare "$vmlinux" $opts
 done
 for m in "$corpus"/modules/*.ko; do
 	[ -f "$m" ] && compare "$m"
 done
+
+# btfdiff (dwarves' script: pahole -F dwarf and -F btf, both --sort)
+# with our pahole, on the vmlinux's own .BTF and on the BTF we encode:
+# no difference, as with 1.24 (compat.md, "pahole's options")
+if command -v btfdiff >/dev/null; then
+	for b in "$vmlinux" "$tmp/ours.btf"; do
+		if [ "$b" = "$tmp/ours.btf" ]; then
+			"$D2B_BUILD/dwarf2btf" encode --btf_gen_floats -j2 \
+				--btf_encode_detached="$b" "$vmlinux" || d2b_fail "encode"
+		fi
+		checked=$((checked + 1))
+		PAHOLE=$OURS btfdiff "$vmlinux" "$b" >"$tmp/btfdiff" 2>&1
+		if [ -s "$tmp/btfdiff" ]; then
+			echo "FAIL: btfdiff vmlinux $(basename "$b") with our pahole:"
+			head -20 "$tmp/btfdiff"
+			fails=$((fails + 1))
+		fi
+	done
+	# (and that btfdiff ran ours: our -F btf --sort of the BTF)
+	checked=$((checked + 1))
+	[ "$("$OURS" -F btf --sort "$vmlinux" | grep -c '^struct ')" -gt 5000 ] ||
+		{ echo "FAIL: -F btf --sort lists too few structs"; fails=$((fails + 1)); }
+fi
 
 # Output bytes must not depend on the number of threads.
 for j in 1 4 8; do

@@ -8,6 +8,7 @@
 #   formatters -n, -N, -T, -s -T, -t, -z with and without -V before it;
 #   printing   -q, -M, --flat_arrays, --suppress_force_paddings,
 #              --show_private_classes (structs in structs and functions);
+#   --sort     alone, with -s, -T and filters, and as btfdiff runs it;
 #   -u, -i (-d, -V), -f on the first and the last struct of -s;
 #   -I         "Used at" and the DIE's file:line before each type, method,
 #              using-declaration and static member (a line 1.24 reads from
@@ -56,7 +57,9 @@ if [ "${1:-}" = --one ]; then
 			"-X /usr" "-X /" "-I" "-I -E" "--unions -H 1" "--structs -s -H 1" \
 			"-q" "-q -E" "-M" "-M -E" "--flat_arrays" "--flat_arrays -E" \
 			"--suppress_force_paddings" "--show_private_classes" \
-			"--show_private_classes -s" "--show_private_classes -a -T"; do
+			"--show_private_classes -s" "--show_private_classes -a -T" \
+			"--sort" "--sort -s" "--sort --structs -H 1" "--sort -T" \
+			"--flat_arrays --sort --suppress_aligned_attribute --suppress_force_paddings --suppress_packed --show_private_classes"; do
 			echo "$opts"
 		done
 		[ -n "$first" ] && echo "-I -C $first" && echo "-X / -C $first"

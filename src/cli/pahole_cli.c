@@ -44,6 +44,7 @@ enum {
 	OPT_FLEXIBLE_ARRAY,
 	OPT_NUMERIC_VERSION,
 	OPT_FLAT_ARRAYS,
+	OPT_SORT,
 	OPT_PRIVATE_CLASSES,
 	OPT_SUPPRESS_FORCE_PADDINGS,
 	OPT_UNSUPPORTED,	/* 1.24 has it; long_opts' name says which */
@@ -111,7 +112,7 @@ static const struct option long_opts[] = {
 	{ "show_private_classes", no_argument, NULL, OPT_PRIVATE_CLASSES },
 	{ "size_bytes", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "skip", required_argument, NULL, OPT_UNSUPPORTED },
-	{ "sort", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "sort", no_argument, NULL, OPT_SORT },
 	{ "suppress_force_paddings", no_argument, NULL, OPT_SUPPRESS_FORCE_PADDINGS },
 	{ NULL, 0, NULL, 0 },
 };
@@ -151,6 +152,7 @@ static void usage(FILE *f)
 	      "      --show_private_classes Show classes that are defined inside other classes\n"
 	      "                             or in functions\n"
 	      "  -s, --sizes                show size of classes\n"
+	      "      --sort                 Sort types by name\n"
 	      "      --structs              Show just structs\n"
 	      "      --suppress_aligned_attribute   Suppress __attribute__((aligned(N))\n"
 	      "      --suppress_force_paddings   Suppress int :N paddings at the end\n"
@@ -517,6 +519,9 @@ int pahole_main(int argc, char **argv)
 			/* 1.24: and only the data members */
 			so.filter.private_classes = true;
 			so.print.show_only_data_members = true;
+			break;
+		case OPT_SORT:
+			so.sort = true;
 			break;
 		case OPT_FLAT_ARRAYS:
 			so.print.flat_arrays = true;

@@ -48,6 +48,29 @@ struct pahole_select {
 		uint32_t nr_units;
 	} *defs;
 	uint32_t nr_defs, cap_defs;
+	/* --sort: the structs kept, each with its text, printed in order at
+	 * the end; need_resort as 1.24's (two of the same identity seen) */
+	struct sorted *sorted;
+	uint32_t nr_sorted, cap_sorted;
+	struct keyset sort_keys;	/* sort_key() of each kept */
+	bool need_resort;
+};
+
+/* A struct --sort prints: what 1.24's two orders compare, and its text */
+struct sorted_member {
+	char *name;		/* NULL: unnamed */
+	char *type_name;	/* tag__name() of its type */
+	uint64_t bit_offset;
+	uint32_t bit_size;
+};
+
+struct sorted {
+	char *name;
+	uint64_t size;
+	uint32_t nr_members;	/* type__for_each_member's: bases, statics */
+	uint32_t seq;		/* kept in this order */
+	struct sorted_member *m;
+	char *text;
 };
 
 static uint64_t hash_bytes(const char *s, size_t n)
@@ -219,6 +242,17 @@ void pahole_select_destroy(struct pahole_select *ps)
 	for (uint32_t i = 0; i < ps->nr_defs; i++)
 		free(ps->defs[i].name);
 	free(ps->defs);
+	for (uint32_t i = 0; i < ps->nr_sorted; i++) {
+		for (uint32_t j = 0; j < ps->sorted[i].nr_members; j++) {
+			free(ps->sorted[i].m[j].name);
+			free(ps->sorted[i].m[j].type_name);
+		}
+		free(ps->sorted[i].m);
+		free(ps->sorted[i].name);
+		free(ps->sorted[i].text);
+	}
+	free(ps->sorted);
+	keyset_free(&ps->sort_keys);
 	free(ps->names);
 	free(ps->names_buf);
 	free(ps);
@@ -420,7 +454,7 @@ int pahole_select_prepare(const void *ctx, struct cu_model *cu, struct d2b_error
 	/* -C: no listing; -a, -T and --show_private_classes: each struct is
 	 * looked at in full */
 	if (ps->names || ps->o.filter.anon || ps->o.filter.private_classes ||
-	    ps->o.stats != PAHOLE_STATS_NONE)
+	    ps->o.stats != PAHOLE_STATS_NONE || ps->o.sort)
 		return 0;
 	for (uint32_t i = 0; i < cu->nr_types; i++)
 		nr += is_listed(&ps->o, cu->types[i]);
@@ -583,6 +617,193 @@ static void print_kept(const struct pahole_select_opts *o, struct layout_cache *
 	}
 }
 
+/* The data members struct_key() walks (no static ones) */
+static uint32_t nr_keyed_members(const struct type *t)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < t->composite.nr_members; i++)
+		n += !t->composite.members[i].is_static;
+	return n;
+}
+
+/* --sort's identity, that of 1.24's second sort (pahole.c
+ * type__compare_members_types): the name, the member count, and each
+ * member's name, bit offset, bit-field size and type name */
+static void sort_key(struct strbuf *key, struct strbuf *tn, const struct type *t)
+{
+	strbuf_reset(key);
+	strbuf_add(key, t->name, strlen(t->name) + 1);
+	key_add_u64(key, nr_keyed_members(t));
+	for (uint32_t i = 0; i < t->composite.nr_members; i++) {
+		const struct member *m = &t->composite.members[i];
+
+		if (m->is_static)
+			continue;
+		if (m->name)
+			strbuf_add(key, m->name, strlen(m->name) + 1);
+		else
+			strbuf_add(key, "\x01", 2);
+		key_add_u64(key, m->bit_offset);
+		key_add_u64(key, m->bit_size);
+		strbuf_reset(tn);
+		c_type_name_n(tn, m->type, 1024);
+		strbuf_add(key, strbuf_str(tn), tn->len + 1);
+	}
+}
+
+static char *dup_or_null(const char *s, bool *oom)
+{
+	char *d = s ? strdup(s) : NULL;
+
+	if (s && !d)
+		*oom = true;
+	return d;
+}
+
+/* --sort: keep T (its facts and its text) for the end. Returns -1 on OOM. */
+static int sorted_add(struct pahole_select *ps, struct layout_cache *lc, const struct type *t,
+		      struct strbuf *tn)
+{
+	struct sorted *e;
+	bool oom = false;
+	uint32_t k = 0;
+
+	if (ps->nr_sorted == ps->cap_sorted) {
+		uint32_t cap = ps->cap_sorted ? 2 * ps->cap_sorted : 256;
+		struct sorted *a = realloc(ps->sorted, cap * sizeof(*a));
+
+		if (!a)
+			return -1;
+		ps->sorted = a;
+		ps->cap_sorted = cap;
+	}
+	e = &ps->sorted[ps->nr_sorted];
+	memset(e, 0, sizeof(*e));
+	e->seq = ps->nr_sorted;
+	e->size = t->size;
+	e->nr_members = nr_keyed_members(t);
+	e->name = dup_or_null(t->name, &oom);
+	e->m = calloc(e->nr_members ? e->nr_members : 1, sizeof(*e->m));
+	if (!e->m)
+		oom = true;
+	for (uint32_t i = 0; e->m && i < t->composite.nr_members; i++) {
+		const struct member *m = &t->composite.members[i];
+
+		if (m->is_static)
+			continue;
+		e->m[k].name = dup_or_null(m->name, &oom);
+		e->m[k].bit_offset = m->bit_offset;
+		e->m[k].bit_size = m->bit_size;
+		strbuf_reset(tn);
+		c_type_name_n(tn, m->type, 1024);
+		e->m[k++].type_name = dup_or_null(strbuf_str(tn), &oom);
+	}
+	strbuf_reset(tn);
+	pahole_print_type(tn, lc, t, NULL, NULL, &ps->o.print);
+	strbuf_putc(tn, '\n');
+	e->text = dup_or_null(strbuf_str(tn), &oom);
+	ps->nr_sorted++;	/* (freed whole by pahole_select_destroy) */
+	return oom || tn->oom ? -1 : 0;
+}
+
+static int sign64(int64_t d)
+{
+	return d < 0 ? -1 : d > 0;
+}
+
+/* 1.24's first order (type__compare): name, size, member count, then each
+ * member's name (where both have one), bit offset and bit-field size */
+static int sorted_cmp_identity(const void *x, const void *y)
+{
+	const struct sorted *a = x, *b = y;
+	int r = strcmp(a->name, b->name);
+
+	if (!r)
+		r = sign64((int64_t)(int32_t)a->size - (int64_t)(int32_t)b->size);
+	if (!r)
+		r = sign64((int64_t)a->nr_members - (int64_t)b->nr_members);
+	for (uint32_t i = 0; !r && i < a->nr_members && i < b->nr_members; i++) {
+		const struct sorted_member *ma = &a->m[i], *mb = &b->m[i];
+
+		if (ma->name && mb->name)
+			r = strcmp(ma->name, mb->name);
+		if (!r)
+			r = sign64((int64_t)(int32_t)ma->bit_offset - (int64_t)(int32_t)mb->bit_offset);
+		if (!r)
+			r = sign64((int64_t)ma->bit_size - (int64_t)mb->bit_size);
+	}
+	return r ? r : sign64((int64_t)a->seq - (int64_t)b->seq);
+}
+
+/* 1.24's second order, once two structs of the same identity were seen
+ * (type__compare_members_types): name, then each member's name (where
+ * both have one), bit offset, bit-field size and type name; past the
+ * shorter member list (where 1.24 reads beyond it), the shorter first */
+static int sorted_cmp_types(const void *x, const void *y)
+{
+	const struct sorted *a = x, *b = y;
+	int r = strcmp(a->name, b->name);
+
+	for (uint32_t i = 0; !r && i < a->nr_members && i < b->nr_members; i++) {
+		const struct sorted_member *ma = &a->m[i], *mb = &b->m[i];
+
+		if (ma->name && mb->name)
+			r = strcmp(ma->name, mb->name);
+		if (!r)
+			r = sign64((int64_t)(int32_t)ma->bit_offset - (int64_t)(int32_t)mb->bit_offset);
+		if (!r)
+			r = sign64((int64_t)ma->bit_size - (int64_t)mb->bit_size);
+		if (!r)
+			r = strcmp(ma->type_name, mb->type_name);
+	}
+	if (!r)
+		r = sign64((int64_t)a->nr_members - (int64_t)b->nr_members);
+	return r ? r : sign64((int64_t)a->seq - (int64_t)b->seq);
+}
+
+/* A unit's structs for --sort, by name (stable): rendered in that order,
+ * as 1.24 prints them at the end (a struct's text can depend on what was
+ * printed of its unit before: the packed inference) */
+static int by_name(const void *x, const void *y)
+{
+	const struct type *a = *(const struct type *const *)x;
+	const struct type *b = *(const struct type *const *)y;
+	int r = strcmp(a->name, b->name);
+
+	return r ? r : sign64((int64_t)a->id - (int64_t)b->id);
+}
+
+/* --sort's part of a unit's turn: T kept for the end unless 1.24 drops
+ * it; appended to KEEP. Returns -1 on OOM. */
+static int sort_keep(struct pahole_select *ps, const struct type *t, struct strbuf *key,
+		     struct strbuf *tn, const struct type **keep, uint32_t *nr_keep)
+{
+	uint32_t def = ps->nr_defs;
+	int r;
+
+	if (!t->name)
+		return 0;	/* 1.24 prints it nowhere then */
+	r = already_printed(ps, t, NULL, key, &def);
+	if (r < 0)
+		return -1;
+	/* 1.24's first sort takes only memberless ones for the same */
+	if (r == 1) {
+		if (!nr_keyed_members(t))
+			return 0;
+		ps->need_resort = true;
+	}
+	sort_key(key, tn, t);
+	if (key->oom || tn->oom)
+		return -1;
+	r = keyset_add(&ps->sort_keys, key->buf, key->len, hash_bytes(key->buf, key->len), NULL);
+	if (r < 0)
+		return -1;
+	if (r == 0)
+		keep[(*nr_keep)++] = t;
+	return 0;
+}
+
 static int select_all(struct pahole_select *ps, struct cu_model *cu,
 		      struct layout_cache *lc, struct strbuf *out,
 		      struct d2b_error *err)
@@ -592,11 +813,18 @@ static int select_all(struct pahole_select *ps, struct cu_model *cu,
 	/* prepared: the listed structs only, not every type of the unit */
 	uint32_t n = prep ? prep->nr : cu->nr_types;
 	bool filtering = filter_active(&ps->o.filter);
-	uint32_t *order = NULL;
+	bool sorting = ps->o.sort && ps->o.mode == PAHOLE_LAYOUT;
+	uint32_t *order = NULL, nr_keep = 0;
+	const struct type **keep = NULL;
+	struct strbuf tn = STRBUF_INIT;
 	int ret = 0;
 
 	if (ps->o.filter.private_classes && !(order = nested_first_order(cu, &n)))
 		return d2b_error_oom(err);
+	if (sorting && !(keep = malloc((cu->nr_types ? cu->nr_types : 1) * sizeof(*keep)))) {
+		free(order);
+		return d2b_error_oom(err);
+	}
 	for (uint32_t i = 0; i < n; i++) {
 		const struct prepared_key *pk = prep ? &prep->keys[i] : NULL;
 		const struct type *t = cu->types[pk ? pk->type : order ? order[i] : i];
@@ -614,6 +842,13 @@ static int select_all(struct pahole_select *ps, struct cu_model *cu,
 				break;
 			continue;
 		}
+		if (sorting) {
+			if (sort_keep(ps, t, &key, &tn, keep, &nr_keep)) {
+				ret = d2b_error_oom(err);
+				break;
+			}
+			continue;
+		}
 		/* a nameless struct is never taken for one printed before */
 		if (t->name) {
 			r = already_printed(ps, t, pk, &key, &def);
@@ -621,7 +856,10 @@ static int select_all(struct pahole_select *ps, struct cu_model *cu,
 				ret = d2b_error_oom(err);
 				break;
 			}
-			if (r == 1 && !compare_out_of_step(cu, t)) {
+			/* (with --sort, 1.24's compare takes only memberless
+			 * structs for the same) */
+			if (r == 1 && !compare_out_of_step(cu, t) &&
+			    !(ps->o.sort && nr_keyed_members(t))) {
 				if (ps->o.stats != PAHOLE_STATS_NONE)
 					ps->defs[def].nr_units++;
 				continue;
@@ -634,7 +872,15 @@ static int select_all(struct pahole_select *ps, struct cu_model *cu,
 		}
 		print_kept(&ps->o, lc, t, out);
 	}
+	if (!ret && nr_keep) {
+		qsort(keep, nr_keep, sizeof(*keep), by_name);
+		for (uint32_t i = 0; i < nr_keep && !ret; i++)
+			if (sorted_add(ps, lc, keep[i], &tn))
+				ret = d2b_error_oom(err);
+	}
+	free(keep);
 	free(order);
+	strbuf_free(&tn);
 	strbuf_free(&key);
 	return ret;
 }
@@ -827,6 +1073,12 @@ int pahole_select_finish(struct pahole_select *ps, struct strbuf *out,
 {
 	char sep = ps->o.separator;
 
+	if (ps->nr_sorted) {
+		qsort(ps->sorted, ps->nr_sorted, sizeof(*ps->sorted),
+		      ps->need_resort ? sorted_cmp_types : sorted_cmp_identity);
+		for (uint32_t i = 0; i < ps->nr_sorted; i++)
+			strbuf_puts(out, ps->sorted[i].text);
+	}
 	if (ps->o.stats == PAHOLE_STATS_NR_DEFINITIONS)
 		for (uint32_t i = 0; i < ps->nr_defs; i++)
 			strbuf_addf(out, "%s%c%u\n", ps->defs[i].name, sep, ps->defs[i].nr_units);

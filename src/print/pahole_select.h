@@ -66,6 +66,10 @@ struct pahole_select_opts {
 	enum pahole_names_mode names_mode;
 	bool recursive;			/* -d (with -i) */
 	bool verbose;			/* -V: -i adds each count */
+	/* --sort: the layouts at the end, by name (1.24's two orders); with
+	 * another formatter, structs with members are never taken for ones
+	 * printed before */
+	bool sort;
 	struct pahole_filter filter;	/* the listing's (-X for -C too) */
 	struct pahole_print_opts print;
 	/* Optional: a string section that outlives the run (a DWARF file's

@@ -165,6 +165,25 @@ static void check_options(void)
 		}
 }
 
+/* --sort: each identity once (shared_node_long is in both units), by
+ * name, then by members (twin {a; b} before twin {b; a}) */
+static void check_sort(void)
+{
+	struct pahole_select_opts o = { .mode = PAHOLE_LAYOUT, .separator = '\t', .sort = true,
+					.names_lo = names, .names_hi = names + sizeof(names) };
+	char *text = listing_with(false, o);
+	const char *only = strstr(text, "struct only_in_b_struct {");
+	const char *shared = strstr(text, "struct shared_node_long {");
+	const char *twin_a = strstr(text, "struct twin {\n\tint                        a;");
+	const char *twin_b = strstr(text, "struct twin {\n\tint                        b;");
+
+	CHECK(count(text, "struct shared_node_long {") == 1 && count(text, "struct twin {") == 2,
+	      "--sort keeps:\n%s", text);
+	CHECK(only && shared && twin_a && twin_b && only < shared && shared < twin_a &&
+	      twin_a < twin_b, "--sort order:\n%s", text);
+	free(text);
+}
+
 int main(void)
 {
 	char *plain = listing(false, NULL), *prep = listing(true, NULL);
@@ -193,5 +212,6 @@ int main(void)
 	free(c_plain);
 	free(c_prep);
 	check_options();
+	check_sort();
 	return check_done();
 }
