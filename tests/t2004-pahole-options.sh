@@ -59,6 +59,7 @@ if [ "${1:-}" = --one ]; then
 			"--suppress_force_paddings" "--show_private_classes" \
 			"--show_private_classes -s" "--show_private_classes -a -T" \
 			"--sort" "--sort -s" "--sort --structs -H 1" "--sort -T" \
+			"--first_obj_only" "--first_obj_only -s" \
 			"--flat_arrays --sort --suppress_aligned_attribute --suppress_force_paddings --suppress_packed --show_private_classes"; do
 			echo "$opts"
 		done
@@ -70,7 +71,8 @@ if [ "${1:-}" = --one ]; then
 			echo "-f $n --structs -x s"
 			echo "-u -C $n"
 		done
-		[ -n "$first" ] && echo "-u -C $last,$first"
+		[ -n "$first" ] && echo "-u -C $last,$first" &&
+			echo "--first_obj_only -C $last,$first"
 	} >"$tmp/sets"
 	# -E on the standard library's classes: t2000 compares it, with what
 	# differs on purpose (P4, P10) listed in tests/compat/pahole.xfail;

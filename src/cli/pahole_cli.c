@@ -44,6 +44,7 @@ enum {
 	OPT_FLEXIBLE_ARRAY,
 	OPT_NUMERIC_VERSION,
 	OPT_FLAT_ARRAYS,
+	OPT_FIRST_OBJ_ONLY,
 	OPT_SORT,
 	OPT_PRIVATE_CLASSES,
 	OPT_SUPPRESS_FORCE_PADDINGS,
@@ -101,7 +102,7 @@ static const struct option long_opts[] = {
 	{ "word_size", required_argument, NULL, 'w' },
 	{ "classes_as_structs", no_argument, NULL, OPT_UNSUPPORTED },
 	{ "count", required_argument, NULL, OPT_UNSUPPORTED },
-	{ "first_obj_only", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "first_obj_only", no_argument, NULL, OPT_FIRST_OBJ_ONLY },
 	{ "fixup_silly_bitfields", no_argument, NULL, OPT_UNSUPPORTED },
 	{ "flat_arrays", no_argument, NULL, OPT_FLAT_ARRAYS },
 	{ "header_type", required_argument, NULL, OPT_UNSUPPORTED },
@@ -134,6 +135,7 @@ static void usage(FILE *f)
 	      "                             Find pointers to CLASS_NAME\n"
 	      "  -F, --format_path=FORMAT_LIST   List of debugging formats to try\n"
 	      "  -H, --holes=NR_HOLES       show only structs with at least NR_HOLES holes\n"
+	      "      --first_obj_only       Only process the first object file in the binary\n"
 	      "      --flat_arrays          Flat arrays\n"
 	      "      --hex                  Print offsets and sizes in hexadecimal\n"
 	      "  -i, --contains=CLASS_NAME  Show classes that contains CLASS_NAME\n"
@@ -519,6 +521,9 @@ int pahole_main(int argc, char **argv)
 			/* 1.24: and only the data members */
 			so.filter.private_classes = true;
 			so.print.show_only_data_members = true;
+			break;
+		case OPT_FIRST_OBJ_ONLY:
+			so.first_obj_only = true;
 			break;
 		case OPT_SORT:
 			so.sort = true;

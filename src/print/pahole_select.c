@@ -54,6 +54,7 @@ struct pahole_select {
 	uint32_t nr_sorted, cap_sorted;
 	struct keyset sort_keys;	/* sort_key() of each kept */
 	bool need_resort;
+	bool first_done;		/* --first_obj_only: a unit was done */
 };
 
 /* A struct --sort prints: what 1.24's two orders compare, and its text */
@@ -69,6 +70,10 @@ struct sorted {
 	uint64_t size;
 	uint32_t nr_members;	/* type__for_each_member's: bases, statics */
 	uint32_t seq;		/* kept in this order */
+	/* the same as one kept before by 1.24's second order (which drops
+	 * it) but not by its first (which keeps it: 1.24's compare out of
+	 * step, compare_out_of_step()) */
+	bool resort_dup;
 	struct sorted_member *m;
 	char *text;
 };
@@ -260,7 +265,7 @@ void pahole_select_destroy(struct pahole_select *ps)
 
 bool pahole_select_done(const struct pahole_select *ps)
 {
-	return ps->names && ps->nr_names == 0;
+	return (ps->names && ps->nr_names == 0) || ps->first_done;
 }
 
 const char *pahole_select_missing(const struct pahole_select *ps)
@@ -663,7 +668,7 @@ static char *dup_or_null(const char *s, bool *oom)
 
 /* --sort: keep T (its facts and its text) for the end. Returns -1 on OOM. */
 static int sorted_add(struct pahole_select *ps, struct layout_cache *lc, const struct type *t,
-		      struct strbuf *tn)
+		      bool resort_dup, struct strbuf *tn)
 {
 	struct sorted *e;
 	bool oom = false;
@@ -681,6 +686,7 @@ static int sorted_add(struct pahole_select *ps, struct layout_cache *lc, const s
 	e = &ps->sorted[ps->nr_sorted];
 	memset(e, 0, sizeof(*e));
 	e->seq = ps->nr_sorted;
+	e->resort_dup = resort_dup;
 	e->size = t->size;
 	e->nr_members = nr_keyed_members(t);
 	e->name = dup_or_null(t->name, &oom);
@@ -762,13 +768,19 @@ static int sorted_cmp_types(const void *x, const void *y)
 	return r ? r : sign64((int64_t)a->seq - (int64_t)b->seq);
 }
 
+/* A struct kept for --sort, before its text is made */
+struct keep {
+	const struct type *t;
+	bool resort_dup;
+};
+
 /* A unit's structs for --sort, by name (stable): rendered in that order,
  * as 1.24 prints them at the end (a struct's text can depend on what was
  * printed of its unit before: the packed inference) */
 static int by_name(const void *x, const void *y)
 {
-	const struct type *a = *(const struct type *const *)x;
-	const struct type *b = *(const struct type *const *)y;
+	const struct type *a = ((const struct keep *)x)->t;
+	const struct type *b = ((const struct keep *)y)->t;
 	int r = strcmp(a->name, b->name);
 
 	return r ? r : sign64((int64_t)a->id - (int64_t)b->id);
@@ -776,10 +788,11 @@ static int by_name(const void *x, const void *y)
 
 /* --sort's part of a unit's turn: T kept for the end unless 1.24 drops
  * it; appended to KEEP. Returns -1 on OOM. */
-static int sort_keep(struct pahole_select *ps, const struct type *t, struct strbuf *key,
-		     struct strbuf *tn, const struct type **keep, uint32_t *nr_keep)
+static int sort_keep(struct pahole_select *ps, const struct cu_model *cu, const struct type *t,
+		     struct strbuf *key, struct strbuf *tn, struct keep *keep, uint32_t *nr_keep)
 {
 	uint32_t def = ps->nr_defs;
+	bool first_same = false;
 	int r;
 
 	if (!t->name)
@@ -787,11 +800,13 @@ static int sort_keep(struct pahole_select *ps, const struct type *t, struct strb
 	r = already_printed(ps, t, NULL, key, &def);
 	if (r < 0)
 		return -1;
-	/* 1.24's first sort takes only memberless ones for the same */
-	if (r == 1) {
+	/* 1.24's first sort takes only memberless ones for the same, and
+	 * none its compare falls out of step over */
+	if (r == 1 && !compare_out_of_step(cu, t)) {
 		if (!nr_keyed_members(t))
 			return 0;
 		ps->need_resort = true;
+		first_same = true;
 	}
 	sort_key(key, tn, t);
 	if (key->oom || tn->oom)
@@ -799,8 +814,10 @@ static int sort_keep(struct pahole_select *ps, const struct type *t, struct strb
 	r = keyset_add(&ps->sort_keys, key->buf, key->len, hash_bytes(key->buf, key->len), NULL);
 	if (r < 0)
 		return -1;
-	if (r == 0)
-		keep[(*nr_keep)++] = t;
+	if (r == 1 && first_same)
+		return 0;
+	keep[*nr_keep].t = t;
+	keep[(*nr_keep)++].resort_dup = r == 1;
 	return 0;
 }
 
@@ -815,7 +832,7 @@ static int select_all(struct pahole_select *ps, struct cu_model *cu,
 	bool filtering = filter_active(&ps->o.filter);
 	bool sorting = ps->o.sort && ps->o.mode == PAHOLE_LAYOUT;
 	uint32_t *order = NULL, nr_keep = 0;
-	const struct type **keep = NULL;
+	struct keep *keep = NULL;
 	struct strbuf tn = STRBUF_INIT;
 	int ret = 0;
 
@@ -843,7 +860,7 @@ static int select_all(struct pahole_select *ps, struct cu_model *cu,
 			continue;
 		}
 		if (sorting) {
-			if (sort_keep(ps, t, &key, &tn, keep, &nr_keep)) {
+			if (sort_keep(ps, cu, t, &key, &tn, keep, &nr_keep)) {
 				ret = d2b_error_oom(err);
 				break;
 			}
@@ -875,7 +892,7 @@ static int select_all(struct pahole_select *ps, struct cu_model *cu,
 	if (!ret && nr_keep) {
 		qsort(keep, nr_keep, sizeof(*keep), by_name);
 		for (uint32_t i = 0; i < nr_keep && !ret; i++)
-			if (sorted_add(ps, lc, keep[i], &tn))
+			if (sorted_add(ps, lc, keep[i].t, keep[i].resort_dup, &tn))
 				ret = d2b_error_oom(err);
 	}
 	free(keep);
@@ -1065,6 +1082,8 @@ int pahole_select_cu(struct pahole_select *ps, struct cu_model *cu,
 	if (!ret && (lc.oom || out->oom))
 		ret = d2b_error_oom(err);
 	layout_cache_deinit(&lc);
+	/* (1.24: a unit that lacks the first -C name does not count) */
+	ps->first_done = ps->o.first_obj_only;
 	return ret;
 }
 
@@ -1077,7 +1096,8 @@ int pahole_select_finish(struct pahole_select *ps, struct strbuf *out,
 		qsort(ps->sorted, ps->nr_sorted, sizeof(*ps->sorted),
 		      ps->need_resort ? sorted_cmp_types : sorted_cmp_identity);
 		for (uint32_t i = 0; i < ps->nr_sorted; i++)
-			strbuf_puts(out, ps->sorted[i].text);
+			if (!(ps->need_resort && ps->sorted[i].resort_dup))
+				strbuf_puts(out, ps->sorted[i].text);
 	}
 	if (ps->o.stats == PAHOLE_STATS_NR_DEFINITIONS)
 		for (uint32_t i = 0; i < ps->nr_defs; i++)

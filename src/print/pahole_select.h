@@ -70,6 +70,8 @@ struct pahole_select_opts {
 	 * another formatter, structs with members are never taken for ones
 	 * printed before */
 	bool sort;
+	bool first_obj_only;		/* --first_obj_only: one unit (with -C,
+					 * the first that has the first name) */
 	struct pahole_filter filter;	/* the listing's (-X for -C too) */
 	struct pahole_print_opts print;
 	/* Optional: a string section that outlives the run (a DWARF file's
@@ -101,7 +103,8 @@ int pahole_select_prepare(const void *ctx, struct cu_model *cu, struct d2b_error
 int pahole_select_finish(struct pahole_select *ps, struct strbuf *out,
 			 struct d2b_error *err);
 
-/* True once every -C name has been printed: later units add nothing. */
+/* True once every -C name has been printed, or with --first_obj_only a
+ * unit was: later units add nothing. */
 bool pahole_select_done(const struct pahole_select *ps);
 
 /* The first -C name not printed yet (pahole reports it as "type 'NAME'
