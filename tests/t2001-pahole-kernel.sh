@@ -7,7 +7,8 @@
 #   - the whole default listing of vmlinux and of each module;
 #   - on vmlinux, the listing with -H, -z, -T, -n, --packed,
 #     --with_flexible_array, -y, -a -s, -D, -I -C task_struct, -i, -f, -u,
-#     --sort; btfdiff with our pahole, on the .BTF and on ours: no lines;
+#     --sort; some of them with -F btf on the vmlinux's .BTF; btfdiff with
+#     our pahole, on the .BTF and on ours: no lines;
 #   - the same bytes for -j1, -j2, -j4 and -j8 on vmlinux.
 # Skipped (77) without the corpus (see bench/fetch-corpus.sh, or D2B_CORPUS=1).
 #
@@ -75,6 +76,22 @@ for opts in "-H 5" "-z 32" "-T" "-n" "--packed" "--with_flexible_array" "-y tcp"
 done
 for m in "$corpus"/modules/*.ko; do
 	[ -f "$m" ] && compare "$m"
+done
+
+# The same options on the vmlinux's .BTF (1.24 reads it in about a second:
+# not cached)
+for opts in "-H 5" "-T" "--sort" "-a -s" "-i list_head -d -V" "-f task_struct" \
+	"--packed" "-q -C task_struct"; do
+	checked=$((checked + 1))
+	# shellcheck disable=SC2086 # options split at blanks
+	"$ORACLE" -F btf $opts "$vmlinux" >"$tmp/ref.btf.out" 2>&1
+	# shellcheck disable=SC2086
+	"$OURS" -F btf $opts "$vmlinux" >"$tmp/our.btf.out" 2>&1
+	if ! cmp -s "$tmp/ref.btf.out" "$tmp/our.btf.out"; then
+		echo "FAIL: -F btf $opts: $(diff "$tmp/ref.btf.out" "$tmp/our.btf.out" | grep -c '^[<>]') lines differ"
+		diff -u "$tmp/ref.btf.out" "$tmp/our.btf.out" | head -20
+		fails=$((fails + 1))
+	fi
 done
 
 # btfdiff (dwarves' script: pahole -F dwarf and -F btf, both --sort)
