@@ -9,7 +9,8 @@
 #   printing   -q, -M, --flat_arrays, --suppress_force_paddings,
 #              --show_private_classes (structs in structs and functions);
 #   --sort     alone, with -s, -T and filters, and as btfdiff runs it;
-#   -u, -i (-d, -V), -f on the first and the last struct of -s;
+#   -u, -i (-d, -V), -f, -R (-V) on the first and the last struct of -s;
+#   -P, with -V, -a and -t;
 #   -I         "Used at" and the DIE's file:line before each type, method,
 #              using-declaration and static member (a line 1.24 reads from
 #              uninitialised memory where the DIE has no file is compared
@@ -31,8 +32,10 @@ if [ "${1:-}" = --one ]; then
 	run() {		# $1 = out prefix, $2 = program, the rest: options
 		local out=$1 prog=$2
 		shift 2
-		"$prog" "$@" "$f" >"$out.out" 2>"$out.err"
-		echo "exit $?" >>"$out.err"
+		# (bounded: 1.24's -R loops forever, printing, on some C++
+		# classes, which ours does not take)
+		timeout 60 "$prog" "$@" "$f" 2>"$out.err" | head -c 50000000 >"$out.out"
+		echo "exit ${PIPESTATUS[0]}" >>"$out.err"
 		# 1.24's loader warnings name its own functions (t2000); a
 		# missing decl line is whatever 1.24's memory held
 		grep -vE -e '^die__process_[a-z_]+: tag not supported 0x[0-9a-f]+ \([A-Za-z0-9_]+\)!$' \
@@ -60,6 +63,7 @@ if [ "${1:-}" = --one ]; then
 			"--show_private_classes -s" "--show_private_classes -a -T" \
 			"--sort" "--sort -s" "--sort --structs -H 1" "--sort -T" \
 			"--first_obj_only" "--first_obj_only -s" \
+			"-P" "-P -V" "-P -a" "-P -t," \
 			"--flat_arrays --sort --suppress_aligned_attribute --suppress_force_paddings --suppress_packed --show_private_classes"; do
 			echo "$opts"
 		done
@@ -70,6 +74,8 @@ if [ "${1:-}" = --one ]; then
 			echo "-f $n"
 			echo "-f $n --structs -x s"
 			echo "-u -C $n"
+			echo "-R -C $n"
+			echo "-R -V -C $n"
 		done
 		[ -n "$first" ] && echo "-u -C $last,$first" &&
 			echo "--first_obj_only -C $last,$first"
@@ -84,9 +90,15 @@ if [ "${1:-}" = --one ]; then
 	esac
 	while read -r opts; do
 		# shellcheck disable=SC2086 # options split at blanks
-		run "$tmp/ref" "$ORACLE" -F dwarf $opts
-		# shellcheck disable=SC2086
 		run "$tmp/our" "$OURS" $opts
+		# -R on a C++ class with bases or static members: not ours yet
+		# (docs/compat.md), one line and exit 1; 1.24 is not run then
+		if grep -q 'does not move yet' "$tmp/our.e2"; then
+			echo "unsupported"
+			continue
+		fi
+		# shellcheck disable=SC2086
+		run "$tmp/ref" "$ORACLE" -F dwarf $opts
 		if cmp -s "$tmp/ref.o2" "$tmp/our.o2" && cmp -s "$tmp/ref.e2" "$tmp/our.e2"; then
 			echo "ok"
 		else

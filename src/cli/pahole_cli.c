@@ -149,8 +149,11 @@ static void usage(FILE *f)
 	      "  -N, --class_name_len       show size of classes\n"
 	      "      --numeric_version      Print a numeric version, i.e. 119 instead of v1.19\n"
 	      "      --packed               Show just packed structs\n"
+	      "  -P, --packable             show only structs that has holes that can be\n"
+	      "                             packed\n"
 	      "  -q, --quiet                be quieter\n"
 	      "  -r, --rel_offset           show relative offsets of members in inner structs\n"
+	      "  -R, --reorganize           reorg struct trying to kill holes\n"
 	      "      --show_private_classes Show classes that are defined inside other classes\n"
 	      "                             or in functions\n"
 	      "  -s, --sizes                show size of classes\n"
@@ -478,6 +481,7 @@ int pahole_main(int argc, char **argv)
 {
 	struct pahole_select_opts so = { .mode = PAHOLE_LAYOUT, .separator = '\t' };
 	bool verbose = false, defined_in = false, find_containers = false, find_pointers = false;
+	bool reorganize = false;
 	int long_index = 0;
 	struct d2b_error err = { 0 };
 	const char *formats = NULL, *btf_base = NULL;
@@ -495,7 +499,7 @@ int pahole_main(int argc, char **argv)
 				long_opts, &long_index)) != -1) {
 		switch (c) {
 		case 'l': case 'm':
-		case 'p': case 'P': case 'R': case 'S': case 'w':
+		case 'p': case 'S': case 'w':
 			for (long_index = 0; long_opts[long_index].val != c; long_index++)
 				;
 			fprintf(stderr, "pahole: option -%c/--%s is not supported yet\n", c,
@@ -510,6 +514,12 @@ int pahole_main(int argc, char **argv)
 			break;
 		case 'd':
 			so.recursive = true;
+			break;
+		case 'R':
+			reorganize = true;
+			break;
+		case 'P':
+			so.filter.packable = true;
 			break;
 		case 'M':
 			so.print.show_only_data_members = true;
@@ -674,6 +684,8 @@ int pahole_main(int argc, char **argv)
 	/* what a class name found prints: 1.24's order of precedence */
 	if (defined_in)
 		so.names_mode = PAHOLE_NAMES_DEFINED_IN;
+	else if (reorganize)
+		so.names_mode = PAHOLE_NAMES_REORGANIZE;
 	else if (find_containers)
 		so.names_mode = PAHOLE_NAMES_CONTAINERS;
 	else if (find_pointers)

@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "print/pahole_reorg.h"
+
 static bool is_struct(const struct type *t)
 {
 	return t->kind == TK_STRUCT || t->kind == TK_CLASS;
@@ -81,16 +83,35 @@ bool pahole_filter_keeps(const struct pahole_filter *f, struct layout_cache *lc,
 	if (f->unions_only)
 		return true;
 	if (!is_struct(t))
-		return !(f->structs_only || f->nr_holes || f->nr_bit_holes || f->hole_size_ge);
+		return !(f->structs_only || f->packable || f->nr_holes || f->nr_bit_holes ||
+			 f->hole_size_ge);
 	c = layout_holes(lc, t);
 	if (!c)
 		return false;	/* out of memory: lc->oom says so */
 	if (c->nr_holes < f->nr_holes || c->nr_bit_holes < f->nr_bit_holes ||
 	    (f->hole_size_ge && !has_hole_ge(t, c, f->hole_size_ge)))
 		return false;
+	if (f->packable && !pahole_filter_packable(lc, t, NULL))
+		return false;
 	if (f->flexible_array_only && !has_flexible_array(t))
 		return false;
 	return true;
+}
+
+bool pahole_filter_packable(struct layout_cache *lc, const struct type *t, uint64_t *new_size)
+{
+	struct layout_class *c = layout_holes(lc, t);
+	uint64_t size = t->size;
+
+	if (!c || (!c->nr_holes && !c->nr_bit_holes) || !pahole_reorg_supported(t))
+		return false;
+	if (pahole_reorg_size(lc->cu, t, &size)) {
+		lc->oom = true;
+		return false;
+	}
+	if (new_size)
+		*new_size = size;
+	return (uint32_t)t->size > (uint32_t)size;
 }
 
 bool pahole_filter_skips_unit(const struct pahole_filter *f, const struct cu_model *cu)

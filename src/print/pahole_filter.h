@@ -11,9 +11,11 @@
  * none), the file it is declared in (-D: none, or one with the prefix,
  * excludes). A union passes from there unless a hole filter is asked
  * (-H, -B, -z; --structs dropped it already); a struct needs at least -H
- * holes, -B bit holes, one hole of at least -z bytes and, with
- * --with_flexible_array, a last member whose type is a one-dimensional
- * array of no or zero elements.
+ * holes, -B bit holes, one hole of at least -z bytes, with -P holes that
+ * -R would make it smaller by (a C++ class with bases or static members,
+ * which -R does not take, never is) and, with --with_flexible_array, a
+ * last member whose type is a one-dimensional array of no or zero
+ * elements.
  */
 #ifndef D2B_PRINT_PAHOLE_FILTER_H
 #define D2B_PRINT_PAHOLE_FILTER_H
@@ -29,6 +31,7 @@ struct pahole_filter {
 	bool unions_only;		/* --unions */
 	bool packed_only;		/* --packed */
 	bool flexible_array_only;	/* --with_flexible_array */
+	bool packable;			/* -P: -R would make it smaller */
 	bool anon;			/* -a: anonymous structs too */
 	bool nested_anon;		/* -A: those no typedef names too (with -a) */
 	bool private_classes;		/* --show_private_classes: those nested in a
@@ -53,13 +56,19 @@ const struct type *pahole_first_typedef_of(const struct cu_model *cu, const stru
 bool pahole_filter_keeps(const struct pahole_filter *f, struct layout_cache *lc,
 			 const struct type *t);
 
+/* -P's test of T (a struct of the unit LC was set up for): it has holes
+ * and -R would make it smaller (to *NEW_SIZE, when not NULL). Sets
+ * lc->oom when out of memory. */
+bool pahole_filter_packable(struct layout_cache *lc, const struct type *t, uint64_t *new_size);
+
 /* Whether -X leaves CU out (its name has the prefix, or it has none). */
 bool pahole_filter_skips_unit(const struct pahole_filter *f, const struct cu_model *cu);
 
-/* Whether the model must carry declaration files (-D). */
+/* Whether the model must carry declaration files (-D; -P names a struct
+ * without a name by its file and line). */
 static inline bool pahole_filter_needs_files(const struct pahole_filter *f)
 {
-	return f->decl_exclude != NULL;
+	return f->decl_exclude != NULL || f->packable;
 }
 
 #endif

@@ -5,9 +5,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "print/c_type.h"
 #include "print/layout.h"
+#include "print/pahole_reorg.h"
 
 /* A set of byte strings (keys of printed structs), open addressing; each
  * with its hash, so that a probe past another key compares one word. */
@@ -330,7 +332,7 @@ static uint32_t *nested_first_order(const struct cu_model *cu, uint32_t *nr)
 /* Whether a filter beyond the default listing's is asked (-X aside) */
 static bool filter_active(const struct pahole_filter *f)
 {
-	return f->structs_only || f->unions_only || f->packed_only ||
+	return f->structs_only || f->unions_only || f->packed_only || f->packable ||
 	       f->flexible_array_only || f->exclude || f->include || f->decl_exclude ||
 	       f->nr_holes || f->nr_bit_holes || f->hole_size_ge;
 }
@@ -592,6 +594,28 @@ static void print_kept(const struct pahole_select_opts *o, struct layout_cache *
 	char sep = o->separator;
 	const struct type *td = NULL;
 
+	/* -P without -V: "name\tsize\tnew size\tsaved" (print_packable_info;
+	 * a struct without a name by its typedef's, or by "file(line)") */
+	if (o->filter.packable && !o->verbose) {
+		uint64_t new_size = t->size;
+		const char *pname = t->name;
+
+		pahole_filter_packable(lc, t, &new_size);
+		if (!pname) {
+			td = pahole_first_typedef_of(lc->cu, t);
+			pname = td ? td->name : NULL;
+		}
+		if (pname)
+			strbuf_addf(out, "%s%c", pname, sep);
+		else
+			strbuf_addf(out, "%s(%u)%c",
+				    t->decl_file ? cu_model_file_name(lc->cu, t->decl_file) : "(null)",
+				    t->decl_line, sep);
+		strbuf_addf(out, "%zd%c%zd%c%zd\n", (ssize_t)(uint32_t)t->size, sep,
+			    (ssize_t)(uint32_t)new_size, sep,
+			    (ssize_t)((uint32_t)t->size - (uint32_t)new_size));
+		return;
+	}
 	switch (o->mode) {
 	case PAHOLE_LAYOUT:
 		/* a nameless struct as "typedef struct {...} name;", by the
@@ -1019,10 +1043,11 @@ static int print_pointers(struct pahole_select *ps, struct layout_cache *lc,
 	return 0;
 }
 
-/* T: the type named ps->names[0] in CU, found already. Returns -1 on OOM. */
+/* T: the type named ps->names[0] in CU, found already. Returns -1 with
+ * err set. */
 static int select_names(struct pahole_select *ps, struct cu_model *cu,
 			const struct type *t, struct layout_cache *lc,
-			struct strbuf *out)
+			struct strbuf *out, struct d2b_error *err)
 {
 	struct strbuf key = STRBUF_INIT;
 	int ret = 0;
@@ -1049,12 +1074,26 @@ static int select_names(struct pahole_select *ps, struct cu_model *cu,
 		case PAHOLE_NAMES_POINTERS:
 			ret = print_pointers(ps, lc, t, &key, out);
 			break;
+		case PAHOLE_NAMES_REORGANIZE:
+			/* 1.24: structs only, others print nothing */
+			if (t->kind != TK_STRUCT && t->kind != TK_CLASS)
+				break;
+			if (!pahole_reorg_supported(t)) {
+				strbuf_free(&key);
+				return d2b_error_set(err, "-R: '%s' has C++ bases or static "
+						     "members, which -R does not move yet", t->name);
+			}
+			if (pahole_reorg_print(out, cu, t, ps->o.verbose, &ps->o.print, err)) {
+				strbuf_free(&key);
+				return -1;
+			}
+			break;
 		}
 		if (!t)
 			break;
 	}
 	strbuf_free(&key);
-	return ret;
+	return ret ? d2b_error_oom(err) : 0;
 }
 
 int pahole_select_cu(struct pahole_select *ps, struct cu_model *cu,
@@ -1076,7 +1115,7 @@ int pahole_select_cu(struct pahole_select *ps, struct cu_model *cu,
 		return d2b_error_oom(err);
 	}
 	if (ps->names)
-		ret = select_names(ps, cu, first, &lc, out) ? d2b_error_oom(err) : 0;
+		ret = select_names(ps, cu, first, &lc, out, err);
 	else
 		ret = select_all(ps, cu, &lc, out, err);
 	if (!ret && (lc.oom || out->oom))

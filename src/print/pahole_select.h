@@ -50,6 +50,8 @@ enum pahole_names_mode {
 					 * structs that have one, indented) */
 	PAHOLE_NAMES_POINTERS,		/* -f: "struct: member" for each member
 					 * that points to the type */
+	PAHOLE_NAMES_REORGANIZE,	/* -R: the struct with its holes filled
+					 * (print/pahole_reorg.h) */
 };
 
 /* What the listing prints once every unit was seen */
