@@ -86,7 +86,8 @@ static const struct option long_opts[] = {
 	{ "packed", no_argument, NULL, OPT_PACKED },
 	{ "with_flexible_array", no_argument, NULL, OPT_FLEXIBLE_ARRAY },
 	{ "numeric_version", no_argument, NULL, OPT_NUMERIC_VERSION },
-	/* 1.24's, not ours yet: a clear line instead of "invalid option" */
+	/* the rest of 1.24's; those not ours yet (handled first in
+	 * pahole_main) give a clear line instead of "invalid option" */
 	{ "recursive", no_argument, NULL, 'd' },
 	{ "find_pointers_to", required_argument, NULL, 'f' },
 	{ "contains", required_argument, NULL, 'i' },

@@ -150,6 +150,16 @@ static int move_member(struct reorg *r, uint32_t dest, uint32_t from, bool from_
 	return recalc(r) ? -1 : 1;
 }
 
+/* FROM (-1: none) moved after DEST, unless it comes right after it: 1.24
+ * leaves that one where it is, its place may be an explicit alignment.
+ * Returns 1 moved, 0 not, -1 OOM. */
+static int move_unless_next(struct reorg *r, uint32_t dest, int64_t from)
+{
+	if (from < 0 || (uint32_t)from - 1 == dest)
+		return 0;
+	return move_member(r, dest, (uint32_t)from, false);
+}
+
 /* At most this many moves: each of 1.24's fills a hole, so a real struct
  * needs fewer than its members squared; hostile DWARF (members that
  * overlap, offsets past 64 KiB, which 1.24 cuts to 16 bits) could make
@@ -195,46 +205,33 @@ restart:
 			}
 		}
 		for (uint32_t i = 0; i < r->n; i++) {
-			int64_t b;
-
 			if (!hole(r, i))
 				continue;
-			b = next_hole_of_size(r, i, (uint32_t)hole(r, i));
-			/* not the next one: an explicit alignment, maybe */
-			if (b >= 0 && (uint32_t)b - 1 != i) {
-				moved = move_member(r, i, (uint32_t)b, false);
-				if (moved < 0)
-					return -1;
-				if (moved)
-					goto restart;
-			}
+			moved = move_unless_next(r, i, next_hole_of_size(r, i, (uint32_t)hole(r, i)));
+			if (moved)
+				goto moved;
 			if (r->c->padding > 0 && i != last && bsz(r, last) &&
 			    bsz(r, last) <= (uint32_t)hole(r, i)) {
 				moved = move_member(r, i, last, true);
-				if (moved < 0)
-					return -1;
 				if (moved)
-					goto restart;
+					goto moved;
 			}
 		}
 		if (!r->c->nr_holes)
 			return 0;
 		for (uint32_t i = 0; i < r->n; i++) {
-			int64_t b;
-
 			if (!hole(r, i))
 				continue;
-			b = last_member_of_size(r, i, (uint32_t)hole(r, i));
-			if (b >= 0 && (uint32_t)b - 1 != i) {
-				moved = move_member(r, i, (uint32_t)b, false);
-				if (moved < 0)
-					return -1;
-				if (moved)
-					goto restart;
-			}
+			moved = move_unless_next(r, i, last_member_of_size(r, i, (uint32_t)hole(r, i)));
+			if (moved)
+				goto moved;
 		}
 	}
 	return 0;
+moved:
+	if (moved < 0)
+		return -1;
+	goto restart;
 }
 
 /* Set R up for T of CU: the clone in T's place. Returns -1 on OOM (then

@@ -347,16 +347,20 @@ static void key_add_u64(struct strbuf *key, uint64_t v)
  * for every struct of every unit (the kernel: ~1.3 M times), and formatting
  * it with printf was 40% of `pahole vmlinux`. Unambiguous because each name
  * ends at its NUL and every number has a fixed width. */
-static void struct_key(struct strbuf *key, const struct type *t)
+/* The data members the keys walk (no static ones) */
+static uint32_t nr_keyed_members(const struct type *t)
 {
-	uint32_t nr = 0;
+	uint32_t n = 0;
 
 	for (uint32_t i = 0; i < t->composite.nr_members; i++)
-		nr += !t->composite.members[i].is_static;
-	strbuf_reset(key);
-	strbuf_add(key, t->name, strlen(t->name) + 1);
-	key_add_u64(key, t->size);
-	key_add_u64(key, nr);
+		n += !t->composite.members[i].is_static;
+	return n;
+}
+
+/* Each keyed member's name, bit offset, bit-field size and, with TN (a
+ * scratch buffer), its type's name */
+static void key_add_members(struct strbuf *key, const struct type *t, struct strbuf *tn)
+{
 	for (uint32_t i = 0; i < t->composite.nr_members; i++) {
 		const struct member *m = &t->composite.members[i];
 
@@ -368,7 +372,21 @@ static void struct_key(struct strbuf *key, const struct type *t)
 			strbuf_add(key, "\x01", 2);
 		key_add_u64(key, m->bit_offset);
 		key_add_u64(key, m->bit_size);
+		if (tn) {
+			strbuf_reset(tn);
+			c_type_name_n(tn, m->type, 1024);
+			strbuf_add(key, strbuf_str(tn), tn->len + 1);
+		}
 	}
+}
+
+static void struct_key(struct strbuf *key, const struct type *t)
+{
+	strbuf_reset(key);
+	strbuf_add(key, t->name, strlen(t->name) + 1);
+	key_add_u64(key, t->size);
+	key_add_u64(key, nr_keyed_members(t));
+	key_add_members(key, t, NULL);
 }
 
 /* A name as one word: its address when it lies in the run's string
@@ -646,16 +664,6 @@ static void print_kept(const struct pahole_select_opts *o, struct layout_cache *
 	}
 }
 
-/* The data members struct_key() walks (no static ones) */
-static uint32_t nr_keyed_members(const struct type *t)
-{
-	uint32_t n = 0;
-
-	for (uint32_t i = 0; i < t->composite.nr_members; i++)
-		n += !t->composite.members[i].is_static;
-	return n;
-}
-
 /* --sort's identity, that of 1.24's second sort (pahole.c
  * type__compare_members_types): the name, the member count, and each
  * member's name, bit offset, bit-field size and type name */
@@ -664,21 +672,7 @@ static void sort_key(struct strbuf *key, struct strbuf *tn, const struct type *t
 	strbuf_reset(key);
 	strbuf_add(key, t->name, strlen(t->name) + 1);
 	key_add_u64(key, nr_keyed_members(t));
-	for (uint32_t i = 0; i < t->composite.nr_members; i++) {
-		const struct member *m = &t->composite.members[i];
-
-		if (m->is_static)
-			continue;
-		if (m->name)
-			strbuf_add(key, m->name, strlen(m->name) + 1);
-		else
-			strbuf_add(key, "\x01", 2);
-		key_add_u64(key, m->bit_offset);
-		key_add_u64(key, m->bit_size);
-		strbuf_reset(tn);
-		c_type_name_n(tn, m->type, 1024);
-		strbuf_add(key, strbuf_str(tn), tn->len + 1);
-	}
+	key_add_members(key, t, tn);
 }
 
 static char *dup_or_null(const char *s, bool *oom)
@@ -742,6 +736,22 @@ static int sign64(int64_t d)
 	return d < 0 ? -1 : d > 0;
 }
 
+/* Two members as 1.24's compares take them: names (where both have one),
+ * bit offsets (as ints), bit-field sizes and, with TYPES, type names */
+static int sorted_member_cmp(const struct sorted_member *ma, const struct sorted_member *mb,
+			     bool types)
+{
+	int r = ma->name && mb->name ? strcmp(ma->name, mb->name) : 0;
+
+	if (!r)
+		r = sign64((int64_t)(int32_t)ma->bit_offset - (int64_t)(int32_t)mb->bit_offset);
+	if (!r)
+		r = sign64((int64_t)ma->bit_size - (int64_t)mb->bit_size);
+	if (!r && types)
+		r = strcmp(ma->type_name, mb->type_name);
+	return r;
+}
+
 /* 1.24's first order (type__compare): name, size, member count, then each
  * member's name (where both have one), bit offset and bit-field size */
 static int sorted_cmp_identity(const void *x, const void *y)
@@ -753,16 +763,8 @@ static int sorted_cmp_identity(const void *x, const void *y)
 		r = sign64((int64_t)(int32_t)a->size - (int64_t)(int32_t)b->size);
 	if (!r)
 		r = sign64((int64_t)a->nr_members - (int64_t)b->nr_members);
-	for (uint32_t i = 0; !r && i < a->nr_members && i < b->nr_members; i++) {
-		const struct sorted_member *ma = &a->m[i], *mb = &b->m[i];
-
-		if (ma->name && mb->name)
-			r = strcmp(ma->name, mb->name);
-		if (!r)
-			r = sign64((int64_t)(int32_t)ma->bit_offset - (int64_t)(int32_t)mb->bit_offset);
-		if (!r)
-			r = sign64((int64_t)ma->bit_size - (int64_t)mb->bit_size);
-	}
+	for (uint32_t i = 0; !r && i < a->nr_members && i < b->nr_members; i++)
+		r = sorted_member_cmp(&a->m[i], &b->m[i], false);
 	return r ? r : sign64((int64_t)a->seq - (int64_t)b->seq);
 }
 
@@ -775,18 +777,8 @@ static int sorted_cmp_types(const void *x, const void *y)
 	const struct sorted *a = x, *b = y;
 	int r = strcmp(a->name, b->name);
 
-	for (uint32_t i = 0; !r && i < a->nr_members && i < b->nr_members; i++) {
-		const struct sorted_member *ma = &a->m[i], *mb = &b->m[i];
-
-		if (ma->name && mb->name)
-			r = strcmp(ma->name, mb->name);
-		if (!r)
-			r = sign64((int64_t)(int32_t)ma->bit_offset - (int64_t)(int32_t)mb->bit_offset);
-		if (!r)
-			r = sign64((int64_t)ma->bit_size - (int64_t)mb->bit_size);
-		if (!r)
-			r = strcmp(ma->type_name, mb->type_name);
-	}
+	for (uint32_t i = 0; !r && i < a->nr_members && i < b->nr_members; i++)
+		r = sorted_member_cmp(&a->m[i], &b->m[i], true);
 	if (!r)
 		r = sign64((int64_t)a->nr_members - (int64_t)b->nr_members);
 	return r ? r : sign64((int64_t)a->seq - (int64_t)b->seq);
