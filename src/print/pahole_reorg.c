@@ -242,8 +242,10 @@ static int reorg_init(struct reorg *r, const struct cu_model *cu, const struct t
 	r->types = malloc((cu->nr_types ? cu->nr_types : 1) * sizeof(*r->types));
 	if (!r->m || !r->types)
 		return -1;
-	memcpy(r->m, t->composite.members, r->n * sizeof(*r->m));
-	memcpy(r->types, cu->types, cu->nr_types * sizeof(*r->types));
+	if (r->n)	/* (a struct without members has no array) */
+		memcpy(r->m, t->composite.members, r->n * sizeof(*r->m));
+	if (cu->nr_types)
+		memcpy(r->types, cu->types, cu->nr_types * sizeof(*r->types));
 	r->clone.composite.members = r->m;
 	/* 1.24's class__clone copies the data members only */
 	r->clone.composite.nr_nested = 0;

@@ -79,9 +79,26 @@ static void test_unsupported(void)
 	CHECK(!pahole_reorg_supported(&t_u), "a union taken");
 }
 
+/* struct empty {}: nothing to move (found by UBSan: no member array) */
+static void test_empty(void)
+{
+	struct type t_e = { .kind = TK_STRUCT, .id = 0, .name = "empty", .size = 0 };
+	struct type *types[] = { &t_e };
+	struct cu_model cu = { .addr_size = 8, .types = types, .nr_types = 1 };
+	struct pahole_print_opts o = { 0 };
+	struct d2b_error err = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+
+	CHECK(pahole_reorg_print(&sb, &cu, &t_e, true, &o, &err) == 0, "reorg: %s", err.msg);
+	CHECK(!strcmp(strbuf_str(&sb), "struct empty {\n\n\t/* size: 0, cachelines: 0, members: 0 */\n};\n"),
+	      "-R -V of an empty struct:\n%s", strbuf_str(&sb));
+	strbuf_free(&sb);
+}
+
 int main(void)
 {
 	test_moves();
+	test_empty();
 	test_unsupported();
 	return check_done();
 }
