@@ -7,7 +7,7 @@
 #   - the whole default listing of vmlinux and of each module;
 #   - on vmlinux, the listing with -H, -z, -T, -n, --packed,
 #     --with_flexible_array, -y, -a -s, -D, -I -C task_struct, -i, -f, -u,
-#     --sort, -R (-V), -P; some of them with -F btf on the vmlinux's .BTF; btfdiff with
+#     --sort, -R (-V), -P, -m; some of them with -F btf on the vmlinux's .BTF; btfdiff with
 #     our pahole, on the .BTF and on ours: no lines;
 #   - the same bytes for -j1, -j2, -j4 and -j8 on vmlinux.
 # Skipped (77) without the corpus (see bench/fetch-corpus.sh, or D2B_CORPUS=1).
@@ -71,7 +71,7 @@ sums=$(md5sum <"$tmp/our.out" | cut -d' ' -f1)
 for opts in "-H 5" "-z 32" "-T" "-n" "--packed" "--with_flexible_array" "-y tcp" \
 	"-a -s" "-D include/linux" "-I -C task_struct" "-i list_head -d -V" \
 	"-f task_struct" "-u -C task_struct,sk_buff" "--sort" "-R -C task_struct" \
-	"-R -V -C sk_buff,page,inode,file,net_device" "-P"; do
+	"-R -V -C sk_buff,page,inode,file,net_device" "-P" "-m"; do
 	# shellcheck disable=SC2086 # options split at blanks
 	JOBS=-j2 compare "$vmlinux" $opts
 done

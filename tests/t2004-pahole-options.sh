@@ -10,7 +10,7 @@
 #              --show_private_classes (structs in structs and functions);
 #   --sort     alone, with -s, -T and filters, and as btfdiff runs it;
 #   -u, -i (-d, -V), -f, -R (-V) on the first and the last struct of -s;
-#   -P, with -V, -a and -t;
+#   -P, with -V, -a and -t; -m;
 #   -I         "Used at" and the DIE's file:line before each type, method,
 #              using-declaration and static member (a line 1.24 reads from
 #              uninitialised memory where the DIE has no file is compared
@@ -63,7 +63,7 @@ if [ "${1:-}" = --one ]; then
 			"--show_private_classes -s" "--show_private_classes -a -T" \
 			"--sort" "--sort -s" "--sort --structs -H 1" "--sort -T" \
 			"--first_obj_only" "--first_obj_only -s" \
-			"-P" "-P -V" "-P -a" "-P -t," \
+			"-P" "-P -V" "-P -a" "-P -t," "-m" "-m --structs -x s" "-m -t," \
 			"--flat_arrays --sort --suppress_aligned_attribute --suppress_force_paddings --suppress_packed --show_private_classes"; do
 			echo "$opts"
 		done
@@ -99,7 +99,11 @@ if [ "${1:-}" = --one ]; then
 		fi
 		# shellcheck disable=SC2086
 		run "$tmp/ref" "$ORACLE" -F dwarf $opts
-		if cmp -s "$tmp/ref.o2" "$tmp/our.o2" && cmp -s "$tmp/ref.e2" "$tmp/our.e2"; then
+		# 1.24 crashed (-m on cxx_using: a segmentation fault): nothing
+		# to compare with
+		if grep -qE '^exit (134|139)$' "$tmp/ref.e2"; then
+			echo "oracle crashed"
+		elif cmp -s "$tmp/ref.o2" "$tmp/our.o2" && cmp -s "$tmp/ref.e2" "$tmp/our.e2"; then
 			echo "ok"
 		else
 			echo "FAIL: $name [$opts]"

@@ -144,6 +144,7 @@ static void usage(FILE *f)
 	      "                             defined\n"
 	      "  -j, --jobs[=NR_JOBS]       run N jobs in parallel [default to number of\n"
 	      "                             online processors]\n"
+	      "  -m, --nr_methods           show number of methods\n"
 	      "  -M, --show_only_data_members   show only the members that use space in the\n"
 	      "                             class layout\n"
 	      "  -n, --nr_members           show number of members\n"
@@ -373,7 +374,8 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 	copts.thread_bytes = thread_bytes;
 	/* -C finds types defined inside functions too, and
 	 * --show_private_classes lists them */
-	copts.load.skip_functions = !so->class_names && !so->filter.private_classes;
+	copts.load.skip_functions = !so->class_names && !so->filter.private_classes &&
+				    so->stats != PAHOLE_STATS_NR_METHODS;
 	copts.load.skip_locations = true;
 	copts.load.skip_line_files = !needs_files;
 	/* each unit's lookup keys on the thread that decoded it */
@@ -499,8 +501,7 @@ int pahole_main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "aAB:C:c:dD:Ef:F:H:i:Ij::lmMnNpPqrRsSt:TuVw:x:X:y:z:",
 				long_opts, &long_index)) != -1) {
 		switch (c) {
-		case 'l': case 'm':
-		case 'p': case 'S': case 'w':
+		case 'l': case 'p': case 'S': case 'w':
 			for (long_index = 0; long_opts[long_index].val != c; long_index++)
 				;
 			fprintf(stderr, "pahole: option -%c/--%s is not supported yet\n", c,
@@ -518,6 +519,9 @@ int pahole_main(int argc, char **argv)
 			break;
 		case 'R':
 			reorganize = true;
+			break;
+		case 'm':
+			so.stats = PAHOLE_STATS_NR_METHODS;
 			break;
 		case 'P':
 			so.filter.packable = true;
@@ -681,6 +685,11 @@ int pahole_main(int argc, char **argv)
 				argv[optind - 1]);
 			return 64;
 		}
+	}
+	if (so.class_names && so.stats == PAHOLE_STATS_NR_METHODS) {
+		fputs("pahole: -m/nr_methods doesn't work with --class/-C, it shows all "
+		      "classes and the number of its methods\n", stderr);
+		return 1;
 	}
 	/* what a class name found prints: 1.24's order of precedence */
 	if (defined_in)

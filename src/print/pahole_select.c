@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "print/c_type.h"
+#include "print/fn_table.h"
 #include "print/layout.h"
 #include "print/pahole_reorg.h"
 
@@ -1088,6 +1089,48 @@ static int select_names(struct pahole_select *ps, struct cu_model *cu,
 	return ret ? d2b_error_oom(err) : 0;
 }
 
+/* -m (cu__account_nr_methods): each parameter of the unit's functions
+ * (1.24's table, in its order) that points straight to a named struct the
+ * listing would keep counts one method of that struct, by identity, the
+ * first seen first */
+static int account_methods(struct pahole_select *ps, struct cu_model *cu,
+			   struct layout_cache *lc, struct d2b_error *err)
+{
+	struct strbuf key = STRBUF_INIT;
+	uint32_t *order;
+	int ret = 0;
+
+	if (fn_table_order(cu, &order))
+		return d2b_error_oom(err);
+	for (uint32_t i = 0; i < cu->nr_functions && !ret; i++) {
+		const struct function *fn = &cu->functions[order[i]];
+
+		if (!fn_table_holds(fn))
+			continue;
+		for (uint32_t j = 0; j < fn->nr_params && !ret; j++) {
+			const struct type *p = fn->params[j].type, *st;
+			uint32_t def = ps->nr_defs;
+			int r;
+
+			if (!p || p->kind != TK_POINTER)
+				continue;
+			st = p->type;
+			if (!st || (st->kind != TK_STRUCT && st->kind != TK_CLASS) || !st->name ||
+			    (st->scope != TS_UNIT && !ps->o.filter.private_classes) ||
+			    !pahole_filter_keeps(&ps->o.filter, lc, st))
+				continue;
+			r = already_printed(ps, st, NULL, &key, &def);
+			if (r == 1 && !compare_out_of_step(cu, st))
+				ps->defs[def].nr_units++;
+			else if (r < 0 || add_definition(ps, st->name))
+				ret = d2b_error_oom(err);
+		}
+	}
+	free(order);
+	strbuf_free(&key);
+	return ret;
+}
+
 int pahole_select_cu(struct pahole_select *ps, struct cu_model *cu,
 		     struct strbuf *out, struct d2b_error *err)
 {
@@ -1106,7 +1149,9 @@ int pahole_select_cu(struct pahole_select *ps, struct cu_model *cu,
 		layout_cache_deinit(&lc);
 		return d2b_error_oom(err);
 	}
-	if (ps->names)
+	if (ps->o.stats == PAHOLE_STATS_NR_METHODS)
+		ret = account_methods(ps, cu, &lc, err);
+	else if (ps->names)
 		ret = select_names(ps, cu, first, &lc, out, err);
 	else
 		ret = select_all(ps, cu, &lc, out, err);
@@ -1130,7 +1175,7 @@ int pahole_select_finish(struct pahole_select *ps, struct strbuf *out,
 			if (!(ps->need_resort && ps->sorted[i].resort_dup))
 				strbuf_puts(out, ps->sorted[i].text);
 	}
-	if (ps->o.stats == PAHOLE_STATS_NR_DEFINITIONS)
+	if (ps->o.stats != PAHOLE_STATS_NONE)
 		for (uint32_t i = 0; i < ps->nr_defs; i++)
 			strbuf_addf(out, "%s%c%u\n", ps->defs[i].name, sep, ps->defs[i].nr_units);
 	return out->oom ? d2b_error_oom(err) : 0;

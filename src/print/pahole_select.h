@@ -58,6 +58,8 @@ enum pahole_names_mode {
 enum pahole_stats {
 	PAHOLE_STATS_NONE,
 	PAHOLE_STATS_NR_DEFINITIONS,	/* -T: "name\tunits defining it" */
+	PAHOLE_STATS_NR_METHODS,	/* -m: "name\tparameters pointing to it"
+					 * (and no listing) */
 };
 
 struct pahole_select_opts {

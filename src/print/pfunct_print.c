@@ -24,6 +24,7 @@
 
 #include "dwarf/dw_const.h"
 #include "print/c_type.h"
+#include "print/fn_table.h"
 #include "util/vec.h"
 
 /* How many DW_AT_abstract_origin / DW_AT_specification hops we follow. */
@@ -174,48 +175,6 @@ static bool fn_declared_inline(const struct function *fn)
 static bool fn_is_listed(const struct function *fn)
 {
 	return !fn->is_inlined_instance && fn->scope == TS_UNIT;
-}
-
-/* -f NAME (and -c, -a) search pfunct 1.24's table of functions instead:
- * every subprogram of the unit, its namespaces, its classes (methods'
- * declarations too) and its function bodies (gcc's nested functions, local
- * declarations), in DIE order. */
-static bool fn_is_searched(const struct function *fn)
-{
-	return !fn->is_inlined_instance &&
-	       (fn->scope == TS_UNIT || fn->scope == TS_NAMESPACE ||
-		fn->scope == TS_COMPOSITE || fn->scope == TS_FUNCTION);
-}
-
-/*
- * The order of pfunct 1.24's table of functions: DIE order, except that a
- * function nested in another's body comes before that function (its loader
- * adds a function to the table once it has read the body). ORDER gets the
- * indexes into cu->functions; returns -1 when out of memory.
- */
-static int table_order(const struct cu_model *cu, uint32_t **order)
-{
-	uint32_t *out = malloc((cu->nr_functions + 1) * sizeof(*out));
-	uint32_t *stack = malloc((cu->nr_functions + 1) * sizeof(*stack));
-	uint32_t n = 0, top = 0;
-
-	if (!out || !stack) {
-		free(out);
-		free(stack);
-		return -1;
-	}
-	for (uint32_t i = 0; i < cu->nr_functions; i++) {
-		uint8_t depth = cu->functions[i].fn_depth;
-
-		while (top && cu->functions[stack[top - 1]].fn_depth >= depth)
-			out[n++] = stack[--top];
-		stack[top++] = i;
-	}
-	while (top)
-		out[n++] = stack[--top];
-	free(stack);
-	*order = out;
-	return 0;
 }
 
 uint64_t pfunct_function_size(const struct function *fn)
@@ -788,7 +747,7 @@ static void add_addr_search(struct pfunct_printer *p, const struct cu_model *cu)
 	for (uint32_t i = 0; i < cu->nr_functions && !p->addr_found; i++) {
 		const struct function *fn = &cu->functions[i];
 
-		if (!fn_is_searched(fn) || !fn->has_addr ||
+		if (!fn_table_holds(fn) || !fn->has_addr ||
 		    addr < fn->low_pc || addr >= fn->high_pc)
 			continue;
 		p->addr_found = true;
@@ -802,13 +761,13 @@ static int add_function_search(struct pfunct_printer *p,
 {
 	uint32_t *order;
 
-	if (table_order(cu, &order))
+	if (fn_table_order(cu, &order))
 		return d2b_error_oom(err);
 	for (uint32_t i = 0; i < cu->nr_functions; i++) {
 		const struct function *fn = &cu->functions[order[i]];
 		const char *name;
 
-		if (!fn_is_searched(fn))
+		if (!fn_table_holds(fn))
 			continue;
 		name = fn_name(cu, fn);
 		if (!name || strcmp(name, p->opts.function))
@@ -859,13 +818,13 @@ static int add_class_search(struct pfunct_printer *p, const struct cu_model *cu,
 
 	if (!target)
 		return 0;
-	if (table_order(cu, &order))
+	if (fn_table_order(cu, &order))
 		return d2b_error_oom(err);
 	for (uint32_t i = 0; i < cu->nr_functions; i++) {
 		const struct function *fn = &cu->functions[order[i]];
 		const char *name;
 
-		if (!fn_is_searched(fn) || fn_inline_attr(fn) ||
+		if (!fn_table_holds(fn) || fn_inline_attr(fn) ||
 		    !has_pointer_param_to(fn, target))
 			continue;
 		/* nameless (clang's concrete instance before its abstract
