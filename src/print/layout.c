@@ -3,6 +3,7 @@
 #include "print/layout.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "dwarf/dw_const.h"
 #include "print/c_type.h"
@@ -110,6 +111,16 @@ static void member_facts(struct layout_cache *lc, const struct member *m,
 		lm->byte_offset += lm->byte_size;
 	}
 	lm->bitfield_offset = (uint32_t)bfo;
+}
+
+void layout_forget(struct layout_cache *lc, const struct type *t)
+{
+	struct layout_class *c = class_of(lc, t);
+
+	if (c) {
+		free(c->m);
+		memset(c, 0, sizeof(*c));
+	}
 }
 
 struct layout_class *layout_members(struct layout_cache *lc, const struct type *t)

@@ -107,6 +107,10 @@ void layout_cache_deinit(struct layout_cache *lc);
  * computed; NULL when out of memory or T is not from this unit. */
 struct layout_class *layout_members(struct layout_cache *lc, const struct type *t);
 
+/* Drop what the cache knows of T, whose members changed (pahole -R's
+ * copy): the next ask computes it again. */
+void layout_forget(struct layout_cache *lc, const struct type *t);
+
 /* As layout_members, plus holes and padding (structs and classes only;
  * for unions this is layout_members). */
 struct layout_class *layout_holes(struct layout_cache *lc, const struct type *t);

@@ -41,8 +41,7 @@ bool pahole_reorg_supported(const struct type *t)
 /* class__recalc_holes: the clone's layout from scratch */
 static int recalc(struct reorg *r)
 {
-	layout_cache_deinit(&r->lc);
-	layout_cache_init(&r->lc, &r->unit);
+	layout_forget(&r->lc, &r->clone);
 	r->c = r->lc.oom ? NULL : layout_holes(&r->lc, &r->clone);
 	return r->c ? 0 : -1;
 }

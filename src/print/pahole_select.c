@@ -11,6 +11,7 @@
 #include "print/fn_table.h"
 #include "print/layout.h"
 #include "print/pahole_reorg.h"
+#include "util/vec.h"
 
 /* A set of byte strings (keys of printed structs), open addressing; each
  * with its hash, so that a probe past another key compares one word. */
@@ -37,29 +38,6 @@ struct prepared_keys {
 	struct prepared_key *keys;
 };
 
-struct pahole_select {
-	struct pahole_select_opts o;
-	struct keyset printed;		/* struct_key() of each struct printed */
-	struct keyset seen_ptrs;	/* struct_ptr_key() of each struct known printed */
-	char **names;		/* -C names still looked for, in order */
-	size_t nr_names;
-	char *names_buf;
-	/* -T: each identity kept, in the order first seen (printed's value is
-	 * its index), with the number of units that define it */
-	struct definition {
-		char *name;
-		uint32_t nr_units;
-	} *defs;
-	uint32_t nr_defs, cap_defs;
-	/* --sort: the structs kept, each with its text, printed in order at
-	 * the end; need_resort as 1.24's (two of the same identity seen) */
-	struct sorted *sorted;
-	uint32_t nr_sorted, cap_sorted;
-	struct keyset sort_keys;	/* sort_key() of each kept */
-	bool need_resort;
-	bool first_done;		/* --first_obj_only: a unit was done */
-};
-
 /* A struct --sort prints: what 1.24's two orders compare, and its text */
 struct sorted_member {
 	char *name;		/* NULL: unnamed */
@@ -79,6 +57,33 @@ struct sorted {
 	bool resort_dup;
 	struct sorted_member *m;
 	char *text;
+};
+
+/* -T and -m: an identity kept and the units (or parameters) counted */
+struct definition {
+	char *name;
+	uint32_t nr_units;
+};
+
+DEFINE_VEC(definition_vec, struct definition)
+DEFINE_VEC(sorted_vec, struct sorted)
+
+struct pahole_select {
+	struct pahole_select_opts o;
+	struct keyset printed;		/* struct_key() of each struct printed */
+	struct keyset seen_ptrs;	/* struct_ptr_key() of each struct known printed */
+	char **names;		/* -C names still looked for, in order */
+	size_t nr_names;
+	char *names_buf;
+	/* -T: each identity kept, in the order first seen (printed's value is
+	 * its index), with the number of units that define it */
+	struct definition_vec defs;
+	/* --sort: the structs kept, each with its text, printed in order at
+	 * the end; need_resort as 1.24's (two of the same identity seen) */
+	struct sorted_vec sorted;
+	struct keyset sort_keys;	/* sort_key() of each kept */
+	bool need_resort;
+	bool first_done;		/* --first_obj_only: a unit was done */
 };
 
 static uint64_t hash_bytes(const char *s, size_t n)
@@ -247,19 +252,21 @@ void pahole_select_destroy(struct pahole_select *ps)
 		return;
 	keyset_free(&ps->printed);
 	keyset_free(&ps->seen_ptrs);
-	for (uint32_t i = 0; i < ps->nr_defs; i++)
-		free(ps->defs[i].name);
-	free(ps->defs);
-	for (uint32_t i = 0; i < ps->nr_sorted; i++) {
-		for (uint32_t j = 0; j < ps->sorted[i].nr_members; j++) {
-			free(ps->sorted[i].m[j].name);
-			free(ps->sorted[i].m[j].type_name);
+	for (size_t i = 0; i < ps->defs.len; i++)
+		free(ps->defs.data[i].name);
+	definition_vec_free(&ps->defs);
+	for (size_t i = 0; i < ps->sorted.len; i++) {
+		struct sorted *e = &ps->sorted.data[i];
+
+		for (uint32_t j = 0; e->m && j < e->nr_members; j++) {
+			free(e->m[j].name);
+			free(e->m[j].type_name);
 		}
-		free(ps->sorted[i].m);
-		free(ps->sorted[i].name);
-		free(ps->sorted[i].text);
+		free(e->m);
+		free(e->name);
+		free(e->text);
 	}
-	free(ps->sorted);
+	sorted_vec_free(&ps->sorted);
 	keyset_free(&ps->sort_keys);
 	free(ps->names);
 	free(ps->names_buf);
@@ -588,19 +595,12 @@ static bool compare_out_of_step(const struct cu_model *cu, const struct type *t)
 /* -T: a new identity named NAME, defined in one unit so far */
 static int add_definition(struct pahole_select *ps, const char *name)
 {
-	if (ps->nr_defs == ps->cap_defs) {
-		uint32_t cap = ps->cap_defs ? 2 * ps->cap_defs : 256;
-		struct definition *defs = realloc(ps->defs, cap * sizeof(*defs));
+	struct definition d = { .name = strdup(name), .nr_units = 1 };
 
-		if (!defs)
-			return -1;
-		ps->defs = defs;
-		ps->cap_defs = cap;
-	}
-	ps->defs[ps->nr_defs].name = strdup(name);
-	if (!ps->defs[ps->nr_defs].name)
+	if (!d.name || definition_vec_push(&ps->defs, d)) {
+		free(d.name);
 		return -1;
-	ps->defs[ps->nr_defs++].nr_units = 1;
+	}
 	return 0;
 }
 
@@ -693,18 +693,10 @@ static int sorted_add(struct pahole_select *ps, struct layout_cache *lc, const s
 	bool oom = false;
 	uint32_t k = 0;
 
-	if (ps->nr_sorted == ps->cap_sorted) {
-		uint32_t cap = ps->cap_sorted ? 2 * ps->cap_sorted : 256;
-		struct sorted *a = realloc(ps->sorted, cap * sizeof(*a));
-
-		if (!a)
-			return -1;
-		ps->sorted = a;
-		ps->cap_sorted = cap;
-	}
-	e = &ps->sorted[ps->nr_sorted];
-	memset(e, 0, sizeof(*e));
-	e->seq = ps->nr_sorted;
+	e = sorted_vec_push_zero(&ps->sorted);	/* (freed whole by pahole_select_destroy) */
+	if (!e)
+		return -1;
+	e->seq = (uint32_t)(ps->sorted.len - 1);
 	e->resort_dup = resort_dup;
 	e->size = t->size;
 	e->nr_members = nr_keyed_members(t);
@@ -728,7 +720,6 @@ static int sorted_add(struct pahole_select *ps, struct layout_cache *lc, const s
 	pahole_print_type(tn, lc, t, NULL, NULL, &ps->o.print);
 	strbuf_putc(tn, '\n');
 	e->text = dup_or_null(strbuf_str(tn), &oom);
-	ps->nr_sorted++;	/* (freed whole by pahole_select_destroy) */
 	return oom || tn->oom ? -1 : 0;
 }
 
@@ -808,7 +799,7 @@ static int by_name(const void *x, const void *y)
 static int sort_keep(struct pahole_select *ps, const struct cu_model *cu, const struct type *t,
 		     struct strbuf *key, struct strbuf *tn, struct keep *keep, uint32_t *nr_keep)
 {
-	uint32_t def = ps->nr_defs;
+	uint32_t def = (uint32_t)ps->defs.len;
 	bool first_same = false;
 	int r;
 
@@ -862,7 +853,7 @@ static int select_all(struct pahole_select *ps, struct cu_model *cu,
 	for (uint32_t i = 0; i < n; i++) {
 		const struct prepared_key *pk = prep ? &prep->keys[i] : NULL;
 		const struct type *t = cu->types[pk ? pk->type : order ? order[i] : i];
-		uint32_t def = ps->nr_defs;
+		uint32_t def = (uint32_t)ps->defs.len;
 		int r;
 
 		if (!pk && !is_listed(&ps->o, t))
@@ -895,7 +886,7 @@ static int select_all(struct pahole_select *ps, struct cu_model *cu,
 			if (r == 1 && !compare_out_of_step(cu, t) &&
 			    !(ps->o.sort && nr_keyed_members(t))) {
 				if (ps->o.stats != PAHOLE_STATS_NONE)
-					ps->defs[def].nr_units++;
+					ps->defs.data[def].nr_units++;
 				continue;
 			}
 			/* out of step, 1.24 adds another entry for it */
@@ -971,7 +962,7 @@ static int print_container(struct pahole_select *ps, struct layout_cache *lc,
 {
 	struct layout_iter it = { 0 };
 	const struct member *m;
-	uint32_t slot, n = 0, def = ps->nr_defs;
+	uint32_t slot, n = 0, def = (uint32_t)ps->defs.len;
 	int r;
 
 	while (layout_next(t, &it, &m, &slot))
@@ -1017,7 +1008,7 @@ static int print_pointers(struct pahole_select *ps, struct layout_cache *lc,
 		if (!searched(ps, lc, t))
 			continue;
 		while (layout_next(t, &it, &m, &slot)) {
-			uint32_t def = ps->nr_defs;
+			uint32_t def = (uint32_t)ps->defs.len;
 			int r;
 
 			if (!m->type || m->type->kind != TK_POINTER || m->type->type != target)
@@ -1109,7 +1100,7 @@ static int account_methods(struct pahole_select *ps, struct cu_model *cu,
 			continue;
 		for (uint32_t j = 0; j < fn->nr_params && !ret; j++) {
 			const struct type *p = fn->params[j].type, *st;
-			uint32_t def = ps->nr_defs;
+			uint32_t def = (uint32_t)ps->defs.len;
 			int r;
 
 			if (!p || p->kind != TK_POINTER)
@@ -1121,7 +1112,7 @@ static int account_methods(struct pahole_select *ps, struct cu_model *cu,
 				continue;
 			r = already_printed(ps, st, NULL, &key, &def);
 			if (r == 1 && !compare_out_of_step(cu, st))
-				ps->defs[def].nr_units++;
+				ps->defs.data[def].nr_units++;
 			else if (r < 0 || add_definition(ps, st->name))
 				ret = d2b_error_oom(err);
 		}
@@ -1168,15 +1159,16 @@ int pahole_select_finish(struct pahole_select *ps, struct strbuf *out,
 {
 	char sep = ps->o.separator;
 
-	if (ps->nr_sorted) {
-		qsort(ps->sorted, ps->nr_sorted, sizeof(*ps->sorted),
+	if (ps->sorted.len) {
+		qsort(ps->sorted.data, ps->sorted.len, sizeof(*ps->sorted.data),
 		      ps->need_resort ? sorted_cmp_types : sorted_cmp_identity);
-		for (uint32_t i = 0; i < ps->nr_sorted; i++)
-			if (!(ps->need_resort && ps->sorted[i].resort_dup))
-				strbuf_puts(out, ps->sorted[i].text);
+		for (size_t i = 0; i < ps->sorted.len; i++)
+			if (!(ps->need_resort && ps->sorted.data[i].resort_dup))
+				strbuf_puts(out, ps->sorted.data[i].text);
 	}
 	if (ps->o.stats != PAHOLE_STATS_NONE)
-		for (uint32_t i = 0; i < ps->nr_defs; i++)
-			strbuf_addf(out, "%s%c%u\n", ps->defs[i].name, sep, ps->defs[i].nr_units);
+		for (size_t i = 0; i < ps->defs.len; i++)
+			strbuf_addf(out, "%s%c%u\n", ps->defs.data[i].name, sep,
+				    ps->defs.data[i].nr_units);
 	return out->oom ? d2b_error_oom(err) : 0;
 }
