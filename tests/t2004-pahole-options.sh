@@ -11,6 +11,8 @@
 #   --sort     alone, with -s, -T and filters, and as btfdiff runs it;
 #   -u, -i (-d, -V), -f, -R (-V) on the first and the last struct of -s;
 #   -P, with -V, -a and -t; -m;
+#   -l, --classes_as_structs, --lang and --lang_exclude (list syntax and
+#              errors included), --skip_missing with -C;
 #   -I         "Used at" and the DIE's file:line before each type, method,
 #              using-declaration and static member (a line 1.24 reads from
 #              uninitialised memory where the DIE has no file is compared
@@ -64,7 +66,12 @@ if [ "${1:-}" = --one ]; then
 			"--sort" "--sort -s" "--sort --structs -H 1" "--sort -T" \
 			"--first_obj_only" "--first_obj_only -s" \
 			"-P" "-P -V" "-P -a" "-P -t," "-m" "-m --structs -x s" "-m -t," \
-			"--flat_arrays --sort --suppress_aligned_attribute --suppress_force_paddings --suppress_packed --show_private_classes"; do
+			"--flat_arrays --sort --suppress_aligned_attribute --suppress_force_paddings --suppress_packed --show_private_classes" \
+			"-l" "-l -E" "-l -a --show_private_classes" \
+			"--classes_as_structs" "--classes_as_structs -E" "--classes_as_structs -I" \
+			"--lang=c89,c99,c11" "--lang=C++,c++14,c++11,c++03" "--lang_exclude=c11" \
+			"--lang_exclude=c++ -s" "--lang=c11,,c" "--lang=klingon" \
+			"--lang_exclude=c11 --lang=c" "--lang=c11 --lang_exclude=c99"; do
 			echo "$opts"
 		done
 		[ -n "$first" ] && echo "-I -C $first" && echo "-X / -C $first"
@@ -78,7 +85,11 @@ if [ "${1:-}" = --one ]; then
 			echo "-R -V -C $n"
 		done
 		[ -n "$first" ] && echo "-u -C $last,$first" &&
-			echo "--first_obj_only -C $last,$first"
+			echo "--first_obj_only -C $last,$first" &&
+			echo "-C nosuch,$last,$first" &&
+			echo "--skip_missing -C nosuch,$last,nosuch2,$first" &&
+			echo "--skip_missing -l --classes_as_structs -C $first,nosuch" &&
+			echo "--lang_exclude=c11,c++ -C $first"
 	} >"$tmp/sets"
 	# -E on the standard library's classes: t2000 compares it, with what
 	# differs on purpose (P4, P10) listed in tests/compat/pahole.xfail;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dwarf/dw_const.h"
+#include "dwarf/dwarf.h"
 
 /* One feature: its name, where it lives, whether "default" enables it. */
 struct feature_desc {
@@ -112,52 +112,6 @@ int btf_features_parse(struct btf_features *f, const char *list, bool strict,
 	return 0;
 }
 
-struct lang_name {
-	const char *name;
-	uint16_t lang;
-};
-
-static const struct lang_name lang_names[] = {
-	{ "c89", DW_LANG_C89 },
-	{ "c", DW_LANG_C },
-	{ "ada83", DW_LANG_Ada83 },
-	{ "c_plus_plus", DW_LANG_C_plus_plus },
-	{ "cobol74", DW_LANG_Cobol74 },
-	{ "cobol85", DW_LANG_Cobol85 },
-	{ "fortran77", DW_LANG_Fortran77 },
-	{ "fortran90", DW_LANG_Fortran90 },
-	{ "pascal83", DW_LANG_Pascal83 },
-	{ "modula2", DW_LANG_Modula2 },
-	{ "java", DW_LANG_Java },
-	{ "c99", DW_LANG_C99 },
-	{ "ada95", DW_LANG_Ada95 },
-	{ "fortran95", DW_LANG_Fortran95 },
-	{ "pli", DW_LANG_PLI },
-	{ "objc", DW_LANG_ObjC },
-	{ "objc_plus_plus", DW_LANG_ObjC_plus_plus },
-	{ "upc", DW_LANG_UPC },
-	{ "d", DW_LANG_D },
-	{ "python", DW_LANG_Python },
-	{ "opencl", DW_LANG_OpenCL },
-	{ "go", DW_LANG_Go },
-	{ "modula3", DW_LANG_Modula3 },
-	{ "haskell", DW_LANG_Haskell },
-	{ "c_plus_plus_03", DW_LANG_C_plus_plus_03 },
-	{ "c_plus_plus_11", DW_LANG_C_plus_plus_11 },
-	{ "ocaml", DW_LANG_OCaml },
-	{ "rust", DW_LANG_Rust },
-	{ "c11", DW_LANG_C11 },
-	{ "swift", DW_LANG_Swift },
-	{ "julia", DW_LANG_Julia },
-	{ "dylan", DW_LANG_Dylan },
-	{ "c_plus_plus_14", DW_LANG_C_plus_plus_14 },
-	{ "fortran03", DW_LANG_Fortran03 },
-	{ "fortran08", DW_LANG_Fortran08 },
-	{ "renderscript", DW_LANG_RenderScript },
-	{ "bliss", DW_LANG_BLISS },
-	{ "mips_assembler", DW_LANG_Mips_Assembler },
-};
-
 static int parse_lang_exclude(struct btf_features *f, const char *list,
 			      struct d2b_error *err)
 {
@@ -166,20 +120,16 @@ static int parse_lang_exclude(struct btf_features *f, const char *list,
 	while (p && *p) {
 		const char *end = strchr(p, ',');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
-		bool found = false;
+		int lang = len ? dw_lang_by_name(p, len) : 0;
 
-		for (size_t i = 0; len && i < sizeof(lang_names) / sizeof(lang_names[0]); i++) {
-			if (strlen(lang_names[i].name) != len || strncmp(lang_names[i].name, p, len))
-				continue;
-			if (f->nr_lang_exclude >= sizeof(f->lang_exclude) / sizeof(f->lang_exclude[0]))
-				return d2b_error_set(err, "--lang_exclude: too many languages");
-			f->lang_exclude[f->nr_lang_exclude++] = lang_names[i].lang;
-			found = true;
-			break;
-		}
-		if (len && !found)
+		if (lang < 0)
 			return d2b_error_set(err, "--lang_exclude: unknown language '%.*s'",
 					     (int)len, p);
+		if (len) {
+			if (f->nr_lang_exclude >= sizeof(f->lang_exclude) / sizeof(f->lang_exclude[0]))
+				return d2b_error_set(err, "--lang_exclude: too many languages");
+			f->lang_exclude[f->nr_lang_exclude++] = (uint16_t)lang;
+		}
 		p = end ? end + 1 : NULL;
 	}
 	return 0;

@@ -48,6 +48,10 @@ enum {
 	OPT_SORT,
 	OPT_PRIVATE_CLASSES,
 	OPT_SUPPRESS_FORCE_PADDINGS,
+	OPT_CLASSES_AS_STRUCTS,
+	OPT_SKIP_MISSING,
+	OPT_LANG,
+	OPT_LANG_EXCLUDE,
 	OPT_UNSUPPORTED,	/* 1.24 has it; long_opts' name says which */
 };
 
@@ -101,7 +105,7 @@ static const struct option long_opts[] = {
 	{ "show_reorg_steps", no_argument, NULL, 'S' },
 	{ "defined_in", no_argument, NULL, 'u' },
 	{ "word_size", required_argument, NULL, 'w' },
-	{ "classes_as_structs", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "classes_as_structs", no_argument, NULL, OPT_CLASSES_AS_STRUCTS },
 	{ "count", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "first_obj_only", no_argument, NULL, OPT_FIRST_OBJ_ONLY },
 	{ "fixup_silly_bitfields", no_argument, NULL, OPT_UNSUPPORTED },
@@ -114,6 +118,9 @@ static const struct option long_opts[] = {
 	{ "show_private_classes", no_argument, NULL, OPT_PRIVATE_CLASSES },
 	{ "size_bytes", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "skip", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "skip_missing", no_argument, NULL, OPT_SKIP_MISSING },
+	{ "lang", required_argument, NULL, OPT_LANG },
+	{ "lang_exclude", required_argument, NULL, OPT_LANG_EXCLUDE },
 	{ "sort", no_argument, NULL, OPT_SORT },
 	{ "suppress_force_paddings", no_argument, NULL, OPT_SUPPRESS_FORCE_PADDINGS },
 	{ NULL, 0, NULL, 0 },
@@ -127,6 +134,7 @@ static void usage(FILE *f)
 	      "  -A, --nested_anon_include  include nested (inside other structs) anonymous\n"
 	      "                             classes\n"
 	      "  -B, --bit_holes=NR_HOLES   Show only structs at least NR_HOLES bit holes\n"
+	      "      --classes_as_structs   Use 'struct' when printing classes\n"
 	      "  -c, --cacheline_size=SIZE  set cacheline size to SIZE\n"
 	      "  -C, --class_name=CLASS_NAME   Show just this class\n"
 	      "  -d, --recursive            recursive mode, affects several other flags\n"
@@ -144,6 +152,12 @@ static void usage(FILE *f)
 	      "                             defined\n"
 	      "  -j, --jobs[=NR_JOBS]       run N jobs in parallel [default to number of\n"
 	      "                             online processors]\n"
+	      "  -l, --show_first_biggest_size_base_type_member\n"
+	      "                             show first biggest size base_type member\n"
+	      "      --lang=LANGUAGES       Only consider compilation units written in these\n"
+	      "                             languages\n"
+	      "      --lang_exclude=LANGUAGES   Don't consider compilation units written in\n"
+	      "                             these languages\n"
 	      "  -m, --nr_methods           show number of methods\n"
 	      "  -M, --show_only_data_members   show only the members that use space in the\n"
 	      "                             class layout\n"
@@ -159,6 +173,7 @@ static void usage(FILE *f)
 	      "      --show_private_classes Show classes that are defined inside other classes\n"
 	      "                             or in functions\n"
 	      "  -s, --sizes                show size of classes\n"
+	      "      --skip_missing         skip missing types passed to -C rather than stop\n"
 	      "      --sort                 Sort types by name\n"
 	      "      --structs              Show just structs\n"
 	      "      --suppress_aligned_attribute   Suppress __attribute__((aligned(N))\n"
@@ -480,6 +495,42 @@ static bool names_types(const char *arg)
 	return !access(btf_default_vmlinux_path(), R_OK);
 }
 
+/*
+ * --lang/--lang_exclude's list, as 1.24 reads it: names split at each
+ * comma (an empty one is unknown), any case. An unknown name gets 1.24's
+ * line, which quotes the list from that name on. Returns 0 with *OUT
+ * (free it) and *NR set, or -1 (the message printed).
+ */
+static int parse_langs(const char *list, uint16_t **out, uint32_t *nr)
+{
+	size_t n = 1;
+	const char *p = list;
+
+	for (const char *c = list; *c; c++)
+		n += *c == ',';
+	*nr = 0;
+	*out = calloc(n, sizeof(**out));
+	if (!*out) {
+		fputs("pahole: out of memory\n", stderr);
+		return -1;
+	}
+	for (;;) {
+		const char *sep = strchr(p, ',');
+		int lang = dw_lang_by_name(p, sep ? (size_t)(sep - p) : strlen(p));
+
+		if (lang < 0) {
+			fprintf(stderr, "pahole: unknown language \"%s\"\n", p);
+			free(*out);
+			*out = NULL;
+			return -1;
+		}
+		(*out)[(*nr)++] = (uint16_t)lang;
+		if (!sep)
+			return 0;
+		p = sep + 1;
+	}
+}
+
 int pahole_main(int argc, char **argv)
 {
 	struct pahole_select_opts so = { .mode = PAHOLE_LAYOUT, .separator = '\t' };
@@ -487,7 +538,8 @@ int pahole_main(int argc, char **argv)
 	bool reorganize = false;
 	int long_index = 0;
 	struct d2b_error err = { 0 };
-	const char *formats = NULL, *btf_base = NULL;
+	const char *formats = NULL, *btf_base = NULL, *langs_arg = NULL;
+	uint16_t *langs = NULL;
 	unsigned threads = 1;
 	size_t thread_bytes = CU_STREAM_THREAD_BYTES;
 	void *big = NULL;
@@ -501,7 +553,7 @@ int pahole_main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "aAB:C:c:dD:Ef:F:H:i:Ij::lmMnNpPqrRsSt:TuVw:x:X:y:z:",
 				long_opts, &long_index)) != -1) {
 		switch (c) {
-		case 'l': case 'p': case 'S': case 'w':
+		case 'p': case 'S': case 'w':
 			for (long_index = 0; long_opts[long_index].val != c; long_index++)
 				;
 			fprintf(stderr, "pahole: option -%c/--%s is not supported yet\n", c,
@@ -511,6 +563,9 @@ int pahole_main(int argc, char **argv)
 			fprintf(stderr, "pahole: option --%s is not supported yet\n",
 				long_opts[long_index].name);
 			return 1;
+		case 'l':
+			so.print.first_biggest = true;
+			break;
 		case 'a':
 			so.filter.anon = true;
 			break;
@@ -542,6 +597,19 @@ int pahole_main(int argc, char **argv)
 			break;
 		case OPT_SORT:
 			so.sort = true;
+			break;
+		case OPT_LANG:
+		case OPT_LANG_EXCLUDE:
+			/* one list: the last given; "exclude" once set stays
+			 * (1.24's languages.exclude) */
+			langs_arg = optarg;
+			so.filter.lang_exclude |= c == OPT_LANG_EXCLUDE;
+			break;
+		case OPT_SKIP_MISSING:
+			so.skip_missing = true;
+			break;
+		case OPT_CLASSES_AS_STRUCTS:
+			so.print.classes_as_structs = true;
 			break;
 		case OPT_FLAT_ARRAYS:
 			so.print.flat_arrays = true;
@@ -686,7 +754,11 @@ int pahole_main(int argc, char **argv)
 			return 64;
 		}
 	}
+	if (langs_arg && parse_langs(langs_arg, &langs, &so.filter.nr_langs))
+		return 1;
+	so.filter.langs = langs;
 	if (so.class_names && so.stats == PAHOLE_STATS_NR_METHODS) {
+		free(langs);
 		fputs("pahole: -m/nr_methods doesn't work with --class/-C, it shows all "
 		      "classes and the number of its methods\n", stderr);
 		return 1;
@@ -713,5 +785,6 @@ int pahole_main(int argc, char **argv)
 		if (run_file(argv[i], formats, btf_base, &so, threads, thread_bytes, &err))
 			rc = cli_fail("pahole", &err);
 	free(big);
+	free(langs);
 	return rc;
 }

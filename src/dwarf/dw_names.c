@@ -2,6 +2,7 @@
 /* Names of DWARF tags, attributes and forms for messages and dumps.
    Generated from dw_const.h; the first name of a value wins. */
 #include <stdio.h>
+#include <strings.h>
 
 #include "dwarf/dwarf.h"
 
@@ -329,4 +330,45 @@ const char *dw_form_name(unsigned v, char buf[16])
 	}
 	snprintf(buf, 16, "DW_FORM_0x%x", v);
 	return buf;
+}
+
+/* pahole 1.24's spellings (lang__str2int: "c++", "objc++"), then the
+ * dwarf.h-style ones the encoder took before it followed 1.24. */
+static const struct {
+	const char *name;
+	uint16_t lang;
+} lang_names[] = {
+	{ "c89", DW_LANG_C89 },			{ "c", DW_LANG_C },
+	{ "ada83", DW_LANG_Ada83 },		{ "c++", DW_LANG_C_plus_plus },
+	{ "cobol74", DW_LANG_Cobol74 },		{ "cobol85", DW_LANG_Cobol85 },
+	{ "fortran77", DW_LANG_Fortran77 },	{ "fortran90", DW_LANG_Fortran90 },
+	{ "pascal83", DW_LANG_Pascal83 },	{ "modula2", DW_LANG_Modula2 },
+	{ "java", DW_LANG_Java },		{ "c99", DW_LANG_C99 },
+	{ "ada95", DW_LANG_Ada95 },		{ "fortran95", DW_LANG_Fortran95 },
+	{ "pli", DW_LANG_PLI },			{ "objc", DW_LANG_ObjC },
+	{ "objc++", DW_LANG_ObjC_plus_plus },	{ "upc", DW_LANG_UPC },
+	{ "d", DW_LANG_D },			{ "python", DW_LANG_Python },
+	{ "opencl", DW_LANG_OpenCL },		{ "go", DW_LANG_Go },
+	{ "modula3", DW_LANG_Modula3 },		{ "haskell", DW_LANG_Haskell },
+	{ "c++03", DW_LANG_C_plus_plus_03 },	{ "c++11", DW_LANG_C_plus_plus_11 },
+	{ "ocaml", DW_LANG_OCaml },		{ "rust", DW_LANG_Rust },
+	{ "c11", DW_LANG_C11 },			{ "swift", DW_LANG_Swift },
+	{ "julia", DW_LANG_Julia },		{ "dylan", DW_LANG_Dylan },
+	{ "c++14", DW_LANG_C_plus_plus_14 },	{ "fortran03", DW_LANG_Fortran03 },
+	{ "fortran08", DW_LANG_Fortran08 },	{ "renderscript", DW_LANG_RenderScript },
+	{ "bliss", DW_LANG_BLISS },
+	{ "c_plus_plus", DW_LANG_C_plus_plus },	{ "objc_plus_plus", DW_LANG_ObjC_plus_plus },
+	{ "c_plus_plus_03", DW_LANG_C_plus_plus_03 },
+	{ "c_plus_plus_11", DW_LANG_C_plus_plus_11 },
+	{ "c_plus_plus_14", DW_LANG_C_plus_plus_14 },
+	{ "mips_assembler", DW_LANG_Mips_Assembler },
+};
+
+int dw_lang_by_name(const char *name, size_t len)
+{
+	for (size_t i = 0; i < sizeof(lang_names) / sizeof(lang_names[0]); i++)
+		if (strlen(lang_names[i].name) == len &&
+		    !strncasecmp(lang_names[i].name, name, len))
+			return lang_names[i].lang;
+	return -1;
 }

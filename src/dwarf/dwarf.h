@@ -564,6 +564,12 @@ const char *dw_tag_name(unsigned tag, char buf[16]);
 const char *dw_at_name(unsigned at, char buf[16]);
 const char *dw_form_name(unsigned form, char buf[16]);
 
+/* The DW_LANG_* value of a language named as pahole names them ("c89",
+ * "c", "c++", "c11", "rust", ...: the first LEN bytes of NAME, any case),
+ * or -1 when unknown. Also takes "c_plus_plus", "objc_plus_plus",
+ * "c_plus_plus_03/11/14" and "mips_assembler". */
+int dw_lang_by_name(const char *name, size_t len);
+
 /* ---- line tables (dw_line.c) ---- */
 
 /* The file names of a unit's line table, indexed as DW_AT_decl_file values

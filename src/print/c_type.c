@@ -18,7 +18,7 @@
 #define C_TYPE_MAX_DEPTH 64
 
 static void name_into(struct strbuf *sb, const struct type *t, size_t bufsize,
-		      int depth);
+		      unsigned flags, int depth);
 
 /* Append S cut to BUFSIZE - 1 characters (snprintf into char[BUFSIZE]). */
 static void put_cut(struct strbuf *sb, const char *s, size_t bufsize)
@@ -32,16 +32,18 @@ static void put_cut(struct strbuf *sb, const char *s, size_t bufsize)
 	strbuf_add(sb, s, n);
 }
 
-static const char *kind_prefix(const struct type *t)
+static const char *kind_prefix(const struct type *t, unsigned flags)
 {
+	bool as_structs = flags & C_FT_CLASSES_AS_STRUCTS;
+
 	switch (t->kind) {
 	case TK_ENUM:
 		return "enum ";
 	case TK_STRUCT:
 		/* pahole calls every C++ struct a class */
-		return t->cu_lang == DW_LANG_C_plus_plus ? "class " : "struct ";
+		return t->cu_lang == DW_LANG_C_plus_plus && !as_structs ? "class " : "struct ";
 	case TK_CLASS:
-		return "class ";
+		return as_structs ? "struct " : "class ";
 	case TK_UNION:
 		return "union ";
 	default:
@@ -51,7 +53,7 @@ static const char *kind_prefix(const struct type *t)
 
 /* tag__ptr_name: "<pointee> [const ]<suffix>" */
 static void ptr_name(struct strbuf *out, const struct type *t,
-		     const char *suffix, size_t bufsize, int depth)
+		     const char *suffix, size_t bufsize, unsigned flags, int depth)
 {
 	const struct type *target = t->type;
 	size_t start = out->len;
@@ -67,7 +69,7 @@ static void ptr_name(struct strbuf *out, const struct type *t,
 			const_pointer = "const ";
 			target = target->type;
 		}
-		name_into(out, target, 1024, depth + 1);
+		name_into(out, target, 1024, flags, depth + 1);
 		strbuf_putc(out, ' ');
 		strbuf_puts(out, const_pointer);
 		strbuf_puts(out, suffix);
@@ -85,7 +87,7 @@ static void ftype_into(struct strbuf *sb, const struct c_ftype *f,
  * inner call cuts its own part first, as pahole's inner buffers do.
  */
 static void name_into(struct strbuf *sb, const struct type *t, size_t bufsize,
-		      int depth)
+		      unsigned flags, int depth)
 {
 	size_t start = sb->len;
 
@@ -103,15 +105,15 @@ static void name_into(struct strbuf *sb, const struct type *t, size_t bufsize,
 		put_cut(sb, t->name ? t->name : "nameless base type!", bufsize);
 		break;
 	case TK_POINTER:
-		ptr_name(sb, t, "*", bufsize, depth);
+		ptr_name(sb, t, "*", bufsize, flags, depth);
 		break;
 	case TK_REFERENCE:
-		ptr_name(sb, t, "&", bufsize, depth);
+		ptr_name(sb, t, "&", bufsize, flags, depth);
 		break;
 	case TK_RVALUE_REFERENCE:
 		/* pahole (1.24 and upstream) has no case for it and prints
 		 * nothing: a wrong fact, not copied (P4, docs/compat.md) */
-		ptr_name(sb, t, "&&", bufsize, depth);
+		ptr_name(sb, t, "&&", bufsize, flags, depth);
 		break;
 	case TK_PTR_TO_MEMBER: {
 		const struct type *c = t->ptr_to_member.containing;
@@ -119,7 +121,7 @@ static void name_into(struct strbuf *sb, const struct type *t, size_t bufsize,
 
 		strbuf_puts(&suffix, c && c->name ? c->name : "");
 		strbuf_puts(&suffix, "::*");
-		ptr_name(sb, t, strbuf_str(&suffix), bufsize, depth);
+		ptr_name(sb, t, strbuf_str(&suffix), bufsize, flags, depth);
 		strbuf_free(&suffix);
 		break;
 	}
@@ -144,19 +146,20 @@ static void name_into(struct strbuf *sb, const struct type *t, size_t bufsize,
 			break;
 		}
 		strbuf_puts(sb, prefix);
-		name_into(sb, t->type, 128, depth + 1);
+		name_into(sb, t->type, 128, flags, depth + 1);
 		strbuf_puts(sb, suffix);
 		strbuf_putc(sb, ' ');
 		fmt_cut_from(sb, start, bufsize);
 		break;
 	}
 	case TK_ARRAY:
-		name_into(sb, t->type, bufsize, depth + 1);
+		name_into(sb, t->type, bufsize, flags, depth + 1);
 		break;
 	case TK_FUNC_PROTO: {
 		struct c_ftype f = c_ftype_of_proto(t);
 
-		ftype_into(sb, &f, NULL, C_FT_PROTOTYPE, 0, depth + 1);
+		ftype_into(sb, &f, NULL, C_FT_PROTOTYPE | (flags & C_FT_CLASSES_AS_STRUCTS), 0,
+			   depth + 1);
 		fmt_cut_from(sb, start, bufsize);
 		break;
 	}
@@ -172,7 +175,7 @@ static void name_into(struct strbuf *sb, const struct type *t, size_t bufsize,
 		fmt_cut_from(sb, start, bufsize);
 		break;
 	default:	/* typedef, struct, union, class, enum */
-		strbuf_puts(sb, kind_prefix(t));
+		strbuf_puts(sb, kind_prefix(t, flags));
 		strbuf_puts(sb, t->name ? t->name : "");
 		fmt_cut_from(sb, start, bufsize);
 		break;
@@ -181,13 +184,18 @@ static void name_into(struct strbuf *sb, const struct type *t, size_t bufsize,
 
 void c_type_name_n(struct strbuf *sb, const struct type *t, size_t bufsize)
 {
-	name_into(sb, t, bufsize, 0);
+	name_into(sb, t, bufsize, 0, 0);
+}
+
+void c_type_name_f(struct strbuf *sb, const struct type *t, size_t bufsize, unsigned flags)
+{
+	name_into(sb, t, bufsize, flags & C_FT_CLASSES_AS_STRUCTS, 0);
 }
 
 void c_type_name(struct strbuf *sb, const struct type *t)
 {
 	/* No cut: callers that mimic a pahole buffer use c_type_name_n(). */
-	name_into(sb, t, (size_t)-1, 0);
+	name_into(sb, t, (size_t)-1, 0, 0);
 }
 
 /* One parameter, as ftype__fprintf_parms prints it. */
@@ -199,7 +207,7 @@ static void param_into(struct strbuf *sb, const struct type *type,
 		struct c_ftype f = c_ftype_of_proto(type->type);
 
 		ftype_into(sb, &f, name, C_FT_POINTER | C_FT_PROTOTYPE |
-			   (flags & C_FT_NO_PARM_NAMES), 0, depth + 1);
+			   (flags & (C_FT_NO_PARM_NAMES | C_FT_CLASSES_AS_STRUCTS)), 0, depth + 1);
 		return;
 	}
 	if (type && type->kind == TK_FUNC_PROTO) {
@@ -207,10 +215,10 @@ static void param_into(struct strbuf *sb, const struct type *type,
 		struct c_ftype f = c_ftype_of_proto(type);
 
 		ftype_into(sb, &f, name, C_FT_INLINE |
-			   (flags & C_FT_NO_PARM_NAMES), 0, depth + 1);
+			   (flags & (C_FT_NO_PARM_NAMES | C_FT_CLASSES_AS_STRUCTS)), 0, depth + 1);
 		return;
 	}
-	name_into(sb, type, 128, depth + 1);
+	name_into(sb, type, 128, flags, depth + 1);
 	if (name) {
 		strbuf_putc(sb, ' ');
 		strbuf_puts(sb, name);
@@ -254,7 +262,7 @@ static void ftype_into(struct strbuf *sb, const struct c_ftype *f,
 		strbuf_puts(sb, "<ERROR: type loop detected>");
 		return;
 	}
-	name_into(&ret, f->ret, 128, depth + 1);
+	name_into(&ret, f->ret, 128, flags, depth + 1);
 	/* "%s%-*s %s%s%s%s" */
 	if (flags & C_FT_INLINE)
 		strbuf_puts(sb, "inline ");

@@ -60,6 +60,8 @@ enum c_ftype_flags {
 	C_FT_POINTER = 1 << 1,		/* "(*name)" */
 	C_FT_PROTOTYPE = 1 << 2,	/* parenthesise the name: "(name)" */
 	C_FT_NO_PARM_NAMES = 1 << 3,	/* pfunct --no_parm_names */
+	C_FT_CLASSES_AS_STRUCTS = 1 << 4,	/* pahole --classes_as_structs:
+						 * "struct", never "class" */
 };
 
 /* pahole's ftype__fprintf: "[inline ]<ret, left-justified in TYPE_SPACING>
@@ -69,13 +71,17 @@ void c_type_ftype(struct strbuf *sb, const struct c_ftype *f, const char *name,
 
 /* pahole's ftype__fprintf_parms: "(int a, char * b)", "(void)", "(int, ...)".
  * INDENT > 0 puts each parameter after the first on its own line, indented
- * by INDENT tabs. Only C_FT_NO_PARM_NAMES is read from FLAGS. */
+ * by INDENT tabs. Only C_FT_NO_PARM_NAMES and C_FT_CLASSES_AS_STRUCTS are read from FLAGS. */
 void c_type_params(struct strbuf *sb, const struct c_ftype *f, int indent,
 		   unsigned flags);
 
 /* c_type_name() cut as if formatted into a buffer of BUFSIZE bytes
  * (at most BUFSIZE - 1 characters), as pahole's callers do. */
 void c_type_name_n(struct strbuf *sb, const struct type *t, size_t bufsize);
+
+/* c_type_name_n() spelled as FLAGS say (only C_FT_CLASSES_AS_STRUCTS is
+ * read). */
+void c_type_name_f(struct strbuf *sb, const struct type *t, size_t bufsize, unsigned flags);
 
 /* Follow typedefs and qualifiers (const, volatile, restrict, atomic). */
 const struct type *c_type_strip(const struct type *t);

@@ -116,5 +116,13 @@ bool pahole_filter_packable(struct layout_cache *lc, const struct type *t, uint6
 
 bool pahole_filter_skips_unit(const struct pahole_filter *f, const struct cu_model *cu)
 {
+	if (f->nr_langs) {
+		bool listed = false;
+
+		for (uint32_t i = 0; i < f->nr_langs && !listed; i++)
+			listed = f->langs[i] == cu->language;
+		if (listed == f->lang_exclude)
+			return true;
+	}
 	return f->cu_exclude && (!cu->name || has_prefix(cu->name, f->cu_exclude));
 }

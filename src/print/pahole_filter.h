@@ -2,7 +2,8 @@
 /*
  * print/pahole_filter.h: which structs pahole's listing keeps, as pahole
  * 1.24's class__filter decides (--structs, --unions, --packed, -x, -y, -D,
- * -H, -B, -z, --with_flexible_array, -a), and the units -X leaves out.
+ * -H, -B, -z, --with_flexible_array, -a), and the units -X, --lang and
+ * --lang_exclude leave out.
  *
  * The rules, in 1.24's order: the kind (--unions, --structs), the inferred
  * packed attribute (--packed), a declaration never, an anonymous struct
@@ -40,6 +41,12 @@ struct pahole_filter {
 	const char *include;		/* -y PREFIX */
 	const char *decl_exclude;	/* -D PREFIX */
 	const char *cu_exclude;		/* -X PREFIX */
+	/* --lang (units of these languages only) or, when lang_exclude,
+	 * --lang_exclude (all but those): DW_LANG_* values. A unit read from
+	 * BTF has none (0), so --lang leaves it out, as in 1.24 */
+	const uint16_t *langs;
+	uint32_t nr_langs;
+	bool lang_exclude;
 	/* 1.24 keeps these in 16 bits: atoi()'s value truncated */
 	uint16_t nr_holes;		/* -H */
 	uint16_t nr_bit_holes;		/* -B */

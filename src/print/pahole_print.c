@@ -30,6 +30,7 @@ struct pconf {
 	bool suppress_packed, suppress_aligned;
 	bool show_decl_info;
 	bool flat_arrays, suppress_force_paddings, show_only_data_members;
+	bool first_biggest;
 	bool union_member, first_member, last_member;
 };
 
@@ -54,6 +55,7 @@ struct pctx {
 	unsigned nr_open;
 	const struct type *open[MAX_EXPAND_DEPTH];	/* being expanded */
 	unsigned array_depth;		/* arrays of arrays being printed */
+	unsigned spell;			/* C_FT_CLASSES_AS_STRUCTS or 0 */
 };
 
 static bool can_expand(const struct pctx *p, const struct type *t)
@@ -156,6 +158,107 @@ static size_t composite_fprintf(struct pctx *p, const struct type *t,
 				const struct pconf *conf);
 static size_t tag_fprintf(struct pctx *p, const struct type *t,
 			  const struct pconf *conf);
+/*
+ * -l: the member type__find_first_biggest_size_base_type_member() names
+ * (1.24), found in T's data members: the first whose size (a base type's,
+ * an enum's, a pointer's; through typedefs, qualifiers and arrays to their
+ * elements; a struct's or union's own first biggest member's) reaches the
+ * word size, else the first of the largest power of two below it. One
+ * larger than a word is taken at once, as the outer member. A member of a
+ * nested struct is reported with its offset in that struct. OUT_T and
+ * OUT_SLOT say which member; false when none qualifies (1.24 then
+ * dereferences NULL: a struct of empty structs).
+ */
+#define MAX_BIGGEST_DEPTH 64
+
+static bool find_first_biggest(struct layout_cache *lc, const struct type *t, unsigned depth,
+			       const struct type **out_t, uint32_t *out_slot)
+{
+	const unsigned word = lc->addr_size;
+	uint64_t result_size = 0;
+	bool found = false;
+
+	if (depth > MAX_BIGGEST_DEPTH)
+		return false;
+	for (uint32_t i = 0; i < t->composite.nr_members; i++) {
+		const struct member *m = &t->composite.members[i];
+		const struct type *mt = m->type, *in_t = NULL;
+		uint32_t in_slot = 0;
+		uint64_t msize = 0;
+		unsigned hops = 0;
+
+		if (m->is_static)
+			continue;
+		while (mt && hops++ < MAX_TYPEDEF_HOPS &&
+		       (mt->kind == TK_ARRAY || mt->kind == TK_CONST || mt->kind == TK_TYPEDEF ||
+			mt->kind == TK_RVALUE_REFERENCE || mt->kind == TK_VOLATILE))
+			mt = mt->type;
+		if (!mt)
+			continue;
+		switch (mt->kind) {
+		case TK_BASE:
+		case TK_ENUM:
+			msize = mt->size;
+			break;
+		case TK_POINTER:
+		case TK_REFERENCE:
+			msize = word;
+			break;
+		case TK_STRUCT:
+		case TK_UNION:
+		case TK_CLASS: {
+			struct layout_class *ic;
+			bool any = false;
+
+			for (uint32_t k = 0; k < mt->composite.nr_members && !any; k++)
+				any = !mt->composite.members[k].is_static;
+			if (!any || !find_first_biggest(lc, mt, depth + 1, &in_t, &in_slot))
+				continue;
+			ic = layout_members(lc, in_t);
+			if (!ic)
+				continue;
+			msize = ic->m[in_slot].byte_size;
+			break;
+		}
+		default:
+			break;
+		}
+		if (msize > word) {
+			*out_t = t;
+			*out_slot = i;
+			return true;
+		}
+		for (uint64_t p2 = word; p2 > result_size; p2 /= 2) {
+			if (msize < p2)
+				continue;
+			*out_t = in_t ? in_t : t;
+			*out_slot = in_t ? in_slot : i;
+			if (p2 == word)
+				return true;
+			result_size = p2;
+			found = true;
+		}
+	}
+	return found;
+}
+
+static void first_biggest_fprintf(struct pctx *p, const struct type *t, const struct pconf *conf)
+{
+	const struct type *bt;
+	struct layout_class *bc;
+	uint32_t slot;
+
+	if (!find_first_biggest(p->lc, t, 0, &bt, &slot))
+		return;
+	bc = layout_members(p->lc, bt);
+	if (!bc)
+		return;
+	strbuf_addf(p->sb, "%.*s/* first biggest size base type member: %s %u %u */\n",
+		    conf->indent, tabs,
+		    bt->composite.members[slot].name ? bt->composite.members[slot].name : "(null)",
+		    bc->m[slot].byte_offset, bc->m[slot].byte_size);
+}
+
 static size_t class_fprintf_body(struct pctx *p, const struct type *t,
 				 const struct pconf *conf);
 static size_t union_fprintf_body(struct pctx *p, const struct type *t,
@@ -315,7 +418,8 @@ next_type:
 			if (pt->kind == TK_FUNC_PROTO) {
 				struct c_ftype f = c_ftype_of_proto(pt);
 
-				c_type_ftype(p->sb, &f, name, C_FT_POINTER | C_FT_PROTOTYPE,
+				c_type_ftype(p->sb, &f, name,
+					     C_FT_POINTER | C_FT_PROTOTYPE | p->spell,
 					     tconf.type_spacing);
 				break;
 			}
@@ -337,7 +441,7 @@ print_default: {
 		/* "%-*s %s": the name written in place, then its padding */
 		size_t at = p->sb->len, w = fmt_width(tconf.type_spacing);
 
-		c_type_name_n(p->sb, type, 128);
+		c_type_name_f(p->sb, type, 128, p->spell);
 		if (p->sb->len - at < w)
 			strbuf_fill(p->sb, ' ', w - (p->sb->len - at));
 		strbuf_putc(p->sb, ' ');
@@ -347,7 +451,7 @@ print_default: {
 	case TK_FUNC_PROTO: {
 		struct c_ftype f = c_ftype_of_proto(type);
 
-		c_type_ftype(p->sb, &f, name, C_FT_PROTOTYPE, tconf.type_spacing);
+		c_type_ftype(p->sb, &f, name, C_FT_PROTOTYPE | p->spell, tconf.type_spacing);
 		break;
 	}
 	case TK_CONST:
@@ -365,7 +469,7 @@ print_default: {
 	case TK_CLASS:
 		if (type->name && !conf->expand_types) {
 			/* "%s %-*s %s" */
-			strbuf_puts(p->sb, type->kind == TK_CLASS ? "class " : "struct ");
+			strbuf_puts(p->sb, type->kind == TK_CLASS && !p->spell ? "class " : "struct ");
 			fmt_left(p->sb, tconf.type_spacing - 7, type->name);
 			strbuf_putc(p->sb, ' ');
 			strbuf_puts(p->sb, name ? name : "");
@@ -766,7 +870,7 @@ static void using_fprintf(struct pctx *p, const struct cxx_using *u)
 	if (fn)
 		strbuf_puts(p->sb, nn(fn->name));
 	else if (t)
-		c_type_name_n(p->sb, t, 128);
+		c_type_name_f(p->sb, t, 128, p->spell);
 	else
 		strbuf_addf(p->sb, "<ERROR(imported_declaration__fprintf): %#llx not found!>",
 			    (unsigned long long)u->target);
@@ -821,7 +925,7 @@ static void child_fprintf(struct pctx *p, const struct child *ch,
 		if (fn->virtuality == DW_VIRTUALITY_virtual ||
 		    fn->virtuality == DW_VIRTUALITY_pure_virtual)
 			strbuf_puts(p->sb, "virtual ");
-		c_type_ftype(p->sb, &f, fn->name, inl ? C_FT_INLINE : 0, 0);
+		c_type_ftype(p->sb, &f, fn->name, (inl ? C_FT_INLINE : 0) | p->spell, 0);
 		if (fn->virtuality == DW_VIRTUALITY_pure_virtual)
 			strbuf_puts(p->sb, " = 0");
 	} else if (ch->m->name && ch->m->type) {
@@ -878,7 +982,7 @@ static size_t class_fprintf_body(struct pctx *p, const struct type *t,
 	uint32_t t_align;
 
 	strbuf_addf(p->sb, "%s%s%s%s%s", cconf.prefix ? cconf.prefix : "",
-		    cconf.prefix ? " " : "", t->kind == TK_CLASS ? "class" : "struct",
+		    cconf.prefix ? " " : "", t->kind == TK_CLASS && !p->spell ? "class" : "struct",
 		    t->name ? " " : "", t->name ? t->name : "");
 	indent = clamp_indent(cconf.indent);
 	if (!cconf.cachelinep)
@@ -1133,6 +1237,8 @@ static size_t class_fprintf_body(struct pctx *p, const struct type *t,
 		if (cacheline != 0)
 			strbuf_addf(p->sb, "%.*s/* last cacheline: %u bytes */\n",
 				    cconf.indent, tabs, cacheline);
+		if (cconf.first_biggest && nr_members != 0)
+			first_biggest_fprintf(p, t, &cconf);
 		size_diff = (long long)(uint32_t)t->size * 8 -
 			    ((long long)sum_bytes * 8 + sum_bits + (long long)sum_holes * 8 +
 			     sum_bit_holes + (long long)c->padding * 8 + c->bit_padding);
@@ -1203,7 +1309,7 @@ static size_t refused_fprintf(struct pctx *p, const struct type *t,
 {
 	size_t start = p->sb->len;
 
-	c_type_name_n(p->sb, t, 128);
+	c_type_name_f(p->sb, t, 128, p->spell);
 	put_suffix(p, conf);
 	return p->sb->len - start;
 }
@@ -1262,7 +1368,8 @@ static size_t typedef_fprintf(struct pctx *p, const struct type *t,
 		struct c_ftype f = c_ftype_of_proto(is_ptr ? tt->type : tt);
 
 		strbuf_puts(p->sb, "typedef ");
-		c_type_ftype(p->sb, &f, name, C_FT_PROTOTYPE | (is_ptr ? C_FT_POINTER : 0), 0);
+		c_type_ftype(p->sb, &f, name,
+			     C_FT_PROTOTYPE | (is_ptr ? C_FT_POINTER : 0) | p->spell, 0);
 		return p->sb->len - start;
 	}
 	case TK_STRUCT:
@@ -1289,7 +1396,7 @@ static size_t typedef_fprintf(struct pctx *p, const struct type *t,
 	default:
 		break;
 	}
-	c_type_name_n(&tn, tt, 512);
+	c_type_name_f(&tn, tt, 512, p->spell);
 	strbuf_addf(p->sb, "typedef %s %s", strbuf_str(&tn), name);
 	strbuf_free(&tn);
 	return p->sb->len - start;
@@ -1351,7 +1458,7 @@ static size_t tag_fprintf(struct pctx *p, const struct type *t,
 	case TK_FUNC_PROTO: {
 		struct c_ftype f = c_ftype_of_proto(t);
 
-		c_type_ftype(p->sb, &f, NULL, C_FT_PROTOTYPE, 0);
+		c_type_ftype(p->sb, &f, NULL, C_FT_PROTOTYPE | p->spell, 0);
 		break;
 	}
 	default:
@@ -1367,7 +1474,8 @@ void pahole_print_type(struct strbuf *sb, struct layout_cache *lc,
 		       const struct type *t, const char *prefix,
 		       const char *suffix, const struct pahole_print_opts *o)
 {
-	struct pctx p = { .sb = sb, .lc = lc, .start = sb->len };
+	struct pctx p = { .sb = sb, .lc = lc, .start = sb->len,
+			  .spell = o->classes_as_structs ? C_FT_CLASSES_AS_STRUCTS : 0 };
 	struct pconf conf = {
 		.prefix = prefix,
 		.suffix = suffix,
@@ -1386,6 +1494,7 @@ void pahole_print_type(struct strbuf *sb, struct layout_cache *lc,
 		.flat_arrays = o->flat_arrays,
 		.suppress_force_paddings = o->suppress_force_paddings,
 		.show_only_data_members = o->show_only_data_members,
+		.first_biggest = o->first_biggest,
 	};
 
 	tag_fprintf(&p, t, &conf);

@@ -27,6 +27,8 @@ struct pahole_print_opts {
 	bool show_decl_info;	/* -I: "Used at" and file:line before a type
 				 * (the model needs its files: not
 				 * skip_line_files) */
+	bool first_biggest;	/* -l: the first biggest base type member */
+	bool classes_as_structs;	/* --classes_as_structs */
 	unsigned cacheline_size;	/* 0: 64 */
 };
 

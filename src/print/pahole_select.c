@@ -1027,17 +1027,36 @@ static int print_pointers(struct pahole_select *ps, struct layout_cache *lc,
 	return 0;
 }
 
-/* T: the type named ps->names[0] in CU, found already. Returns -1 with
- * err set. */
+/*
+ * The type of the next -C name CU prints, from ps->names[*AT] on: without
+ * --skip_missing only the first name left counts (one this unit lacks ends
+ * its turn, as 1.24's stealer returns there); with it, the first name left
+ * that the unit has (*AT says which). NULL: none.
+ */
+static const struct type *next_name(struct pahole_select *ps, const struct cu_model *cu,
+				    size_t *at)
+{
+	for (; *at < ps->nr_names; ++*at) {
+		const struct type *t = find_by_name(ps, cu, ps->names[*at]);
+
+		if (t || !ps->o.skip_missing)
+			return t;
+	}
+	return NULL;
+}
+
+/* T: the type named ps->names[AT] in CU, found already (next_name()).
+ * Returns -1 with err set. */
 static int select_names(struct pahole_select *ps, struct cu_model *cu,
-			const struct type *t, struct layout_cache *lc,
+			const struct type *t, size_t at, struct layout_cache *lc,
 			struct strbuf *out, struct d2b_error *err)
 {
 	struct strbuf key = STRBUF_INIT;
 	int ret = 0;
 
-	for (; t && !ret; t = ps->nr_names ? find_by_name(ps, cu, ps->names[0]) : NULL) {
-		memmove(ps->names, ps->names + 1, (ps->nr_names - 1) * sizeof(*ps->names));
+	for (; t && !ret; t = next_name(ps, cu, &at)) {
+		memmove(ps->names + at, ps->names + at + 1,
+			(ps->nr_names - at - 1) * sizeof(*ps->names));
 		ps->nr_names--;
 		switch (ps->o.names_mode) {
 		case PAHOLE_NAMES_LAYOUT:
@@ -1127,13 +1146,14 @@ int pahole_select_cu(struct pahole_select *ps, struct cu_model *cu,
 {
 	const struct type *first = NULL;
 	struct layout_cache lc;
+	size_t at = 0;
 	int ret = 0;
 
 	if (pahole_select_done(ps) || pahole_filter_skips_unit(&ps->o.filter, cu))
 		return 0;
 	/* -C: most units have none of the names (a name found nowhere means
 	 * every unit): they need no layout cache */
-	if (ps->names && !(first = find_by_name(ps, cu, ps->names[0])))
+	if (ps->names && !(first = next_name(ps, cu, &at)))
 		return 0;
 	layout_cache_init(&lc, cu);
 	if (lc.oom) {
@@ -1143,7 +1163,7 @@ int pahole_select_cu(struct pahole_select *ps, struct cu_model *cu,
 	if (ps->o.stats == PAHOLE_STATS_NR_METHODS)
 		ret = account_methods(ps, cu, &lc, err);
 	else if (ps->names)
-		ret = select_names(ps, cu, first, &lc, out, err);
+		ret = select_names(ps, cu, first, at, &lc, out, err);
 	else
 		ret = select_all(ps, cu, &lc, out, err);
 	if (!ret && (lc.oom || out->oom))

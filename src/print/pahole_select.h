@@ -16,7 +16,8 @@
  * which print something else for each: pahole_names_mode): in each
  * unit, the names not found yet are looked up in list order and printed
  * while found; the first one missing from the unit ends that unit's turn
- * (as pahole's stealer returns there).
+ * (as pahole's stealer returns there), unless --skip_missing, which goes
+ * on to the next name.
  */
 #ifndef D2B_PRINT_PAHOLE_SELECT_H
 #define D2B_PRINT_PAHOLE_SELECT_H
@@ -76,6 +77,8 @@ struct pahole_select_opts {
 	bool sort;
 	bool first_obj_only;		/* --first_obj_only: one unit (with -C,
 					 * the first that has the first name) */
+	bool skip_missing;		/* --skip_missing: a -C name a unit lacks
+					 * does not end the unit's turn */
 	struct pahole_filter filter;	/* the listing's (-X for -C too) */
 	struct pahole_print_opts print;
 	/* Optional: a string section that outlives the run (a DWARF file's
