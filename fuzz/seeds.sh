@@ -90,6 +90,14 @@ seed_cli() {
 \000-i\000pair\000-d\000-V
 \000-f\000node\000--structs
 \000-u\000-C\000pair,node
+\000-l\000--classes_as_structs\000-E
+\000--skip_missing\000-C\000nosuch,pair,x,node
+\000--lang=c11,,c\000--lang_exclude=c++
+\000--lang=C89,c99,c11\000-s
+\000--compile
+\000--compile\000-C\000pair,nosuch\000--skip_missing
+\000-F\000btf\000--compile\000-E
+\000--hashbits=31\000-n
 \001-P
 \001-V\000-l
 \001-s

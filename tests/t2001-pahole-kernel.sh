@@ -7,7 +7,9 @@
 #   - the whole default listing of vmlinux and of each module;
 #   - on vmlinux, the listing with -H, -z, -T, -n, --packed,
 #     --with_flexible_array, -y, -a -s, -D, -I -C task_struct, -i, -f, -u,
-#     --sort, -R (-V), -P, -m; some of them with -F btf on the vmlinux's .BTF; btfdiff with
+#     --sort, -R (-V), -P, -m, -l, --skip_missing, --lang(_exclude); some of
+#     them with -F btf on the vmlinux's .BTF, and --compile there (whose
+#     output, and ours of the DWARF, must compile); btfdiff with
 #     our pahole, on the .BTF and on ours: no lines;
 #   - the same bytes for -j1, -j2, -j4 and -j8 on vmlinux.
 # Skipped (77) without the corpus (see bench/fetch-corpus.sh, or D2B_CORPUS=1).
@@ -71,7 +73,8 @@ sums=$(md5sum <"$tmp/our.out" | cut -d' ' -f1)
 for opts in "-H 5" "-z 32" "-T" "-n" "--packed" "--with_flexible_array" "-y tcp" \
 	"-a -s" "-D include/linux" "-I -C task_struct" "-i list_head -d -V" \
 	"-f task_struct" "-u -C task_struct,sk_buff" "--sort" "-R -C task_struct" \
-	"-R -V -C sk_buff,page,inode,file,net_device" "-P" "-m"; do
+	"-R -V -C sk_buff,page,inode,file,net_device" "-P" "-m" "-l" \
+	"--skip_missing -C nosuch,sk_buff,task_struct" "--lang_exclude=c11 -s" "--lang=c89,c11 -n"; do
 	# shellcheck disable=SC2086 # options split at blanks
 	JOBS=-j2 compare "$vmlinux" $opts
 done
@@ -82,7 +85,7 @@ done
 # The same options on the vmlinux's .BTF (1.24 reads it in about a second:
 # not cached)
 for opts in "-H 5" "-T" "--sort" "-a -s" "-i list_head -d -V" "-f task_struct" \
-	"--packed" "-q -C task_struct"; do
+	"--packed" "-q -C task_struct" "--compile" "--compile -C task_struct,sk_buff" "-l"; do
 	checked=$((checked + 1))
 	# shellcheck disable=SC2086 # options split at blanks
 	"$ORACLE" -F btf $opts "$vmlinux" >"$tmp/ref.btf.out" 2>&1
@@ -91,6 +94,19 @@ for opts in "-H 5" "-T" "--sort" "-a -s" "-i list_head -d -V" "-f task_struct" \
 	if ! cmp -s "$tmp/ref.btf.out" "$tmp/our.btf.out"; then
 		echo "FAIL: -F btf $opts: $(diff "$tmp/ref.btf.out" "$tmp/our.btf.out" | grep -c '^[<>]') lines differ"
 		diff -u "$tmp/ref.btf.out" "$tmp/our.btf.out" | head -20
+		fails=$((fails + 1))
+	fi
+done
+
+# --compile: 1.24's (above, on the BTF) compiles, and so does ours on the
+# DWARF (1.24 takes BTF only)
+for fmt in btf dwarf; do
+	checked=$((checked + 1))
+	"$OURS" -F $fmt --compile "$vmlinux" >"$tmp/compile.h" 2>"$tmp/compile.err"
+	if [ "$(grep -c '^struct .* {$' "$tmp/compile.h")" -lt 5000 ] || [ -s "$tmp/compile.err" ] ||
+	   ! gcc -fsyntax-only -w -x c "$tmp/compile.h" 2>"$tmp/cc.err"; then
+		echo "FAIL: -F $fmt --compile of the vmlinux does not compile:"
+		head -5 "$tmp/cc.err" "$tmp/compile.err"
 		fails=$((fails + 1))
 	fi
 done

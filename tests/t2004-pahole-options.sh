@@ -12,7 +12,7 @@
 #   -u, -i (-d, -V), -f, -R (-V) on the first and the last struct of -s;
 #   -P, with -V, -a and -t; -m;
 #   -l, --classes_as_structs, --lang and --lang_exclude (list syntax and
-#              errors included), --skip_missing with -C;
+#              errors included), --skip_missing with -C, --hashbits' check;
 #   -I         "Used at" and the DIE's file:line before each type, method,
 #              using-declaration and static member (a line 1.24 reads from
 #              uninitialised memory where the DIE has no file is compared
@@ -71,7 +71,8 @@ if [ "${1:-}" = --one ]; then
 			"--classes_as_structs" "--classes_as_structs -E" "--classes_as_structs -I" \
 			"--lang=c89,c99,c11" "--lang=C++,c++14,c++11,c++03" "--lang_exclude=c11" \
 			"--lang_exclude=c++ -s" "--lang=c11,,c" "--lang=klingon" \
-			"--lang_exclude=c11 --lang=c" "--lang=c11 --lang_exclude=c99"; do
+			"--lang_exclude=c11 --lang=c" "--lang=c11 --lang_exclude=c99" \
+			"--hashbits=5 -s" "--hashbits=32" "--hashbits=-1 -n"; do
 			echo "$opts"
 		done
 		[ -n "$first" ] && echo "-I -C $first" && echo "-X / -C $first"

@@ -51,6 +51,8 @@ enum {
 	OPT_CLASSES_AS_STRUCTS,
 	OPT_SKIP_MISSING,
 	OPT_LANG,
+	OPT_COMPILE,
+	OPT_HASHBITS,
 	OPT_LANG_EXCLUDE,
 	OPT_UNSUPPORTED,	/* 1.24 has it; long_opts' name says which */
 };
@@ -120,6 +122,8 @@ static const struct option long_opts[] = {
 	{ "skip", required_argument, NULL, OPT_UNSUPPORTED },
 	{ "skip_missing", no_argument, NULL, OPT_SKIP_MISSING },
 	{ "lang", required_argument, NULL, OPT_LANG },
+	{ "compile", no_argument, NULL, OPT_COMPILE },
+	{ "hashbits", required_argument, NULL, OPT_HASHBITS },
 	{ "lang_exclude", required_argument, NULL, OPT_LANG_EXCLUDE },
 	{ "sort", no_argument, NULL, OPT_SORT },
 	{ "suppress_force_paddings", no_argument, NULL, OPT_SUPPRESS_FORCE_PADDINGS },
@@ -136,6 +140,7 @@ static void usage(FILE *f)
 	      "  -B, --bit_holes=NR_HOLES   Show only structs at least NR_HOLES bit holes\n"
 	      "      --classes_as_structs   Use 'struct' when printing classes\n"
 	      "  -c, --cacheline_size=SIZE  set cacheline size to SIZE\n"
+	      "      --compile              Emit compilable types\n"
 	      "  -C, --class_name=CLASS_NAME   Show just this class\n"
 	      "  -d, --recursive            recursive mode, affects several other flags\n"
 	      "  -D, --decl_exclude=PREFIX  exclude classes declared in files with PREFIX\n"
@@ -146,6 +151,7 @@ static void usage(FILE *f)
 	      "  -H, --holes=NR_HOLES       show only structs with at least NR_HOLES holes\n"
 	      "      --first_obj_only       Only process the first object file in the binary\n"
 	      "      --flat_arrays          Flat arrays\n"
+	      "      --hashbits=BITS        Number of bits for the hash table key\n"
 	      "      --hex                  Print offsets and sizes in hexadecimal\n"
 	      "  -i, --contains=CLASS_NAME  Show classes that contains CLASS_NAME\n"
 	      "  -I, --show_decl_info       Show the file and line number where the tags were\n"
@@ -597,6 +603,21 @@ int pahole_main(int argc, char **argv)
 			break;
 		case OPT_SORT:
 			so.sort = true;
+			break;
+		case OPT_HASHBITS: {
+			/* the size of 1.24's hash tables: nothing to us but
+			 * its check (of the value as 1.24 keeps it, 8 bits) */
+			uint8_t bits = (uint8_t)atoi(optarg);
+
+			if (bits >= 32) {
+				fprintf(stderr, "Invalid --hashbits value (%d) should be less than 32\n",
+					bits);
+				return 1;
+			}
+			break;
+		}
+		case OPT_COMPILE:
+			so.compile = true;
 			break;
 		case OPT_LANG:
 		case OPT_LANG_EXCLUDE:

@@ -277,6 +277,15 @@ static size_t enum_fprintf(struct pctx *p, const struct type *t,
 		if (len > maxlen)
 			maxlen = len;
 	}
+	/* an enum without enumerators (BTF's ENUM of vlen 0, what a
+	 * forward-declared enum becomes) is its name alone, as 1.24's
+	 * enumeration__fprintf has it */
+	if (!t->enumeration.nr_values) {
+		strbuf_addf(p->sb, "enum%s%s", t->name ? " " : "", t->name ? t->name : "");
+		if (conf->suffix)
+			strbuf_addf(p->sb, " %s", conf->suffix);
+		return p->sb->len - start;
+	}
 	strbuf_addf(p->sb, "enum%s%s {\n", t->name ? " " : "", t->name ? t->name : "");
 	for (uint32_t i = 0; i < t->enumeration.nr_values; i++) {
 		const struct enumerator *e = &t->enumeration.values[i];

@@ -10,6 +10,7 @@
 #include "print/c_type.h"
 #include "print/fn_table.h"
 #include "print/layout.h"
+#include "print/pahole_emit.h"
 #include "print/pahole_reorg.h"
 #include "util/vec.h"
 
@@ -70,6 +71,7 @@ DEFINE_VEC(sorted_vec, struct sorted)
 
 struct pahole_select {
 	struct pahole_select_opts o;
+	struct pahole_emit *emit;	/* --compile without -C */
 	struct keyset printed;		/* struct_key() of each struct printed */
 	struct keyset seen_ptrs;	/* struct_ptr_key() of each struct known printed */
 	char **names;		/* -C names still looked for, in order */
@@ -239,6 +241,8 @@ struct pahole_select *pahole_select_create(const struct pahole_select_opts *o,
 			ps->names[ps->nr_names++] = s;
 		ps->o.class_names = NULL;
 	}
+	if (o->compile && !ps->names && !(ps->emit = pahole_emit_create()))
+		goto oom;
 	return ps;
 oom:
 	pahole_select_destroy(ps);
@@ -270,6 +274,7 @@ void pahole_select_destroy(struct pahole_select *ps)
 	keyset_free(&ps->sort_keys);
 	free(ps->names);
 	free(ps->names_buf);
+	pahole_emit_destroy(ps->emit);
 	free(ps);
 }
 
@@ -838,7 +843,7 @@ static int select_all(struct pahole_select *ps, struct cu_model *cu,
 	/* prepared: the listed structs only, not every type of the unit */
 	uint32_t n = prep ? prep->nr : cu->nr_types;
 	bool filtering = filter_active(&ps->o.filter);
-	bool sorting = ps->o.sort && ps->o.mode == PAHOLE_LAYOUT;
+	bool sorting = ps->o.sort && ps->o.mode == PAHOLE_LAYOUT && !ps->emit;
 	uint32_t *order = NULL, nr_keep = 0;
 	struct keep *keep = NULL;
 	struct strbuf tn = STRBUF_INIT;
@@ -895,7 +900,12 @@ static int select_all(struct pahole_select *ps, struct cu_model *cu,
 				break;
 			}
 		}
-		print_kept(&ps->o, lc, t, out);
+		if (!ps->emit) {
+			print_kept(&ps->o, lc, t, out);
+		} else if (pahole_emit_struct(ps->emit, t, out)) {
+			ret = d2b_error_oom(err);
+			break;
+		}
 	}
 	if (!ret && nr_keep) {
 		qsort(keep, nr_keep, sizeof(*keep), by_name);
@@ -1060,8 +1070,11 @@ static int select_names(struct pahole_select *ps, struct cu_model *cu,
 		ps->nr_names--;
 		switch (ps->o.names_mode) {
 		case PAHOLE_NAMES_LAYOUT:
-			/* with -C, pahole prints the layout whatever the formatter */
+			/* with -C, pahole prints the layout whatever the formatter
+			 * (--compile: without the last ';') */
 			pahole_print_type(out, lc, t, NULL, NULL, &ps->o.print);
+			if (ps->o.compile && out->len && out->buf[out->len - 1] == ';')
+				out->buf[--out->len] = '\0';
 			strbuf_putc(out, '\n');
 			break;
 		case PAHOLE_NAMES_DEFINED_IN:
@@ -1164,6 +1177,8 @@ int pahole_select_cu(struct pahole_select *ps, struct cu_model *cu,
 		ret = account_methods(ps, cu, &lc, err);
 	else if (ps->names)
 		ret = select_names(ps, cu, first, at, &lc, out, err);
+	else if (ps->emit && pahole_emit_unit(ps->emit, cu, &lc))
+		ret = d2b_error_oom(err);
 	else
 		ret = select_all(ps, cu, &lc, out, err);
 	if (!ret && (lc.oom || out->oom))

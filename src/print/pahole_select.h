@@ -79,6 +79,9 @@ struct pahole_select_opts {
 					 * the first that has the first name) */
 	bool skip_missing;		/* --skip_missing: a -C name a unit lacks
 					 * does not end the unit's turn */
+	bool compile;			/* --compile: each struct after what it
+					 * needs (print/pahole_emit.h); with -C,
+					 * no ';' after each type */
 	struct pahole_filter filter;	/* the listing's (-X for -C too) */
 	struct pahole_print_opts print;
 	/* Optional: a string section that outlives the run (a DWARF file's

@@ -10,6 +10,7 @@
 #include <bpf/btf.h>
 
 #include "check.h"
+#include "dwarf/dwarf.h"
 #include "btf/btf_features.h"
 #include "btf/btf_funcs.h"
 
@@ -52,6 +53,15 @@ static void test_features(void)
 	      !btf_features_lang_excluded(&f, 0x2), "lang_exclude");
 	CHECK(btf_features_option(&f, "lang_exclude", "klingon", &err) == -1, "unknown language");
 	d2b_error_clear(&err);
+	/* pahole 1.24's spellings, any case (dwarf/dw_names.c) */
+	btf_features_init(&f);
+	CHECK(btf_features_option(&f, "lang_exclude", "C++14,objc++,Mips_Assembler", &err) == 1,
+	      "%s", err.msg);
+	CHECK(btf_features_lang_excluded(&f, 0x21) && btf_features_lang_excluded(&f, 0x11) &&
+	      btf_features_lang_excluded(&f, 0x8001) && !btf_features_lang_excluded(&f, 0x4),
+	      "lang_exclude 1.24 names");
+	CHECK(dw_lang_by_name("c11,c", 3) == 0x1d && dw_lang_by_name("c++", 3) == 0x4 &&
+	      dw_lang_by_name("c_", 2) == -1 && dw_lang_by_name("", 0) == -1, "dw_lang_by_name");
 	CHECK(btf_features_option(&f, "btf_features", NULL, &err) == -1, "missing argument");
 	d2b_error_clear(&err);
 	f.distilled_base = true;
