@@ -98,6 +98,11 @@ seed_cli() {
 \000--compile\000-C\000pair,nosuch\000--skip_missing
 \000-F\000btf\000--compile\000-E
 \000--hashbits=31\000-n
+\000--prettify=/x\000-C\000pair
+\000--prettify=/x\000-C\000pair(sizeof=a,type=b,type_enum=e,filter=a==1),node\000--header_type=pair\000--range=x
+\000--prettify=-\000--header_type=pair\000--hex\000-V
+\000--prettify=/x\000-C\000pair(sizeof\000--count=2\000--skip=1\000--seek_bytes=0x10\000--size_bytes=$header.a
+\000-C\000pair(sizeof,type),node\000-V
 \001-P
 \001-V\000-l
 \001-s

@@ -18,6 +18,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_input.h"
+#include "print/pahole_prettify.h"
 #include "print/pahole_select.h"
 
 /*
@@ -53,6 +54,13 @@ enum {
 	OPT_LANG,
 	OPT_COMPILE,
 	OPT_HASHBITS,
+	OPT_COUNT,
+	OPT_HEADER_TYPE,
+	OPT_PRETTIFY,
+	OPT_RANGE,
+	OPT_SEEK_BYTES,
+	OPT_SIZE_BYTES,
+	OPT_SKIP,
 	OPT_LANG_EXCLUDE,
 	OPT_UNSUPPORTED,	/* 1.24 has it; long_opts' name says which */
 };
@@ -70,6 +78,7 @@ static const struct option long_opts[] = {
 	{ "suppress_packed", no_argument, NULL, OPT_SUPPRESS_PACKED },
 	{ "suppress_aligned_attribute", no_argument, NULL, OPT_SUPPRESS_ALIGNED },
 	{ "help", no_argument, NULL, OPT_HELP },
+	{ "usage", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "thread_bytes", required_argument, NULL, OPT_THREAD_BYTES },
 	{ "anon_include", no_argument, NULL, 'a' },
@@ -108,18 +117,18 @@ static const struct option long_opts[] = {
 	{ "defined_in", no_argument, NULL, 'u' },
 	{ "word_size", required_argument, NULL, 'w' },
 	{ "classes_as_structs", no_argument, NULL, OPT_CLASSES_AS_STRUCTS },
-	{ "count", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "count", required_argument, NULL, OPT_COUNT },
 	{ "first_obj_only", no_argument, NULL, OPT_FIRST_OBJ_ONLY },
 	{ "fixup_silly_bitfields", no_argument, NULL, OPT_UNSUPPORTED },
 	{ "flat_arrays", no_argument, NULL, OPT_FLAT_ARRAYS },
-	{ "header_type", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "header_type", required_argument, NULL, OPT_HEADER_TYPE },
 	{ "kabi_prefix", required_argument, NULL, OPT_UNSUPPORTED },
-	{ "prettify", required_argument, NULL, OPT_UNSUPPORTED },
-	{ "range", required_argument, NULL, OPT_UNSUPPORTED },
-	{ "seek_bytes", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "prettify", required_argument, NULL, OPT_PRETTIFY },
+	{ "range", required_argument, NULL, OPT_RANGE },
+	{ "seek_bytes", required_argument, NULL, OPT_SEEK_BYTES },
 	{ "show_private_classes", no_argument, NULL, OPT_PRIVATE_CLASSES },
-	{ "size_bytes", required_argument, NULL, OPT_UNSUPPORTED },
-	{ "skip", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "size_bytes", required_argument, NULL, OPT_SIZE_BYTES },
+	{ "skip", required_argument, NULL, OPT_SKIP },
 	{ "skip_missing", no_argument, NULL, OPT_SKIP_MISSING },
 	{ "lang", required_argument, NULL, OPT_LANG },
 	{ "compile", no_argument, NULL, OPT_COMPILE },
@@ -139,6 +148,7 @@ static void usage(FILE *f)
 	      "                             classes\n"
 	      "  -B, --bit_holes=NR_HOLES   Show only structs at least NR_HOLES bit holes\n"
 	      "      --classes_as_structs   Use 'struct' when printing classes\n"
+	      "      --count=COUNT          Print only COUNT input records\n"
 	      "  -c, --cacheline_size=SIZE  set cacheline size to SIZE\n"
 	      "      --compile              Emit compilable types\n"
 	      "  -C, --class_name=CLASS_NAME   Show just this class\n"
@@ -152,6 +162,7 @@ static void usage(FILE *f)
 	      "      --first_obj_only       Only process the first object file in the binary\n"
 	      "      --flat_arrays          Flat arrays\n"
 	      "      --hashbits=BITS        Number of bits for the hash table key\n"
+	      "      --header_type=TYPE     File header type\n"
 	      "      --hex                  Print offsets and sizes in hexadecimal\n"
 	      "  -i, --contains=CLASS_NAME  Show classes that contains CLASS_NAME\n"
 	      "  -I, --show_decl_info       Show the file and line number where the tags were\n"
@@ -173,12 +184,19 @@ static void usage(FILE *f)
 	      "      --packed               Show just packed structs\n"
 	      "  -P, --packable             show only structs that has holes that can be\n"
 	      "                             packed\n"
+	      "      --prettify=PATH        Path to the raw data to pretty print\n"
 	      "  -q, --quiet                be quieter\n"
 	      "  -r, --rel_offset           show relative offsets of members in inner structs\n"
+	      "      --range=STRUCT         Data struct with 'offset' and 'size' fields to\n"
+	      "                             determine --seek_bytes and --size_bytes\n"
 	      "  -R, --reorganize           reorg struct trying to kill holes\n"
+	      "      --seek_bytes=BYTES     Seek COUNT input records\n"
 	      "      --show_private_classes Show classes that are defined inside other classes\n"
 	      "                             or in functions\n"
 	      "  -s, --sizes                show size of classes\n"
+	      "      --size_bytes=BYTES     Read only this number of bytes from this point\n"
+	      "                             onwards\n"
+	      "      --skip=COUNT           Skip COUNT input records\n"
 	      "      --skip_missing         skip missing types passed to -C rather than stop\n"
 	      "      --sort                 Sort types by name\n"
 	      "      --structs              Show just structs\n"
@@ -501,6 +519,76 @@ static bool names_types(const char *arg)
 	return !access(btf_default_vmlinux_path(), R_OK);
 }
 
+/* --prettify: each file's units until one has the types */
+struct prettify_run {
+	struct prettify *pp;
+	const struct pahole_filter *filter;
+	bool done;
+};
+
+static int prettify_consume(void *ctx, struct cu_model *cu, struct d2b_error *err)
+{
+	struct prettify_run *r = ctx;
+
+	if (pahole_filter_skips_unit(r->filter, cu))
+		return 0;
+	if (prettify_unit(r->pp, cu)) {
+		r->done = true;
+		return d2b_error_set(err, "done");
+	}
+	return 0;
+}
+
+static int prettify_main(int argc, char **argv, int first, const char *path,
+			 struct prettify_opts *po, const char *formats, const char *btf_base,
+			 unsigned threads, size_t thread_bytes, const struct pahole_filter *filter)
+{
+	struct prettify_run r = { .filter = filter };
+	struct d2b_error err = { 0 };
+	int rc = 0;
+
+	po->out = stdout;
+	po->input = strcmp(path, "-") ? fopen(path, "re") : stdin;
+	if (!po->input) {
+		fprintf(stderr, "Failed to read input '%s': %s\n", path, strerror(errno));
+		return 1;
+	}
+	r.pp = prettify_create(po);
+	if (!r.pp) {
+		if (po->input != stdin)
+			fclose(po->input);
+		return 1;
+	}
+	for (int i = first; i < argc && !r.done && !rc; i++) {
+		struct cli_input in;
+		struct cu_stream_options copts = { .threads = threads, .thread_bytes = thread_bytes };
+
+		if (cli_input_open(&in, argv[i], formats, btf_base, DW_FILE_NO_LINE, &err)) {
+			rc = cli_fail("pahole", &err);
+			break;
+		}
+		copts.load.skip_functions = true;
+		copts.load.skip_locations = true;
+		copts.load.skip_line_files = true;
+		if (cli_input_run(&in, &copts, prettify_consume, &r, &err) && !r.done)
+			rc = cli_fail("pahole", &err);
+		d2b_error_clear(&err);
+		cli_input_close(&in);
+	}
+	if (!rc && !r.done)
+		prettify_finish(r.pp);
+	if (!rc)
+		rc = prettify_status(r.pp);
+	if (fflush(stdout) && !rc) {
+		fputs("pahole: writing the output failed\n", stderr);
+		rc = 1;
+	}
+	prettify_destroy(r.pp);
+	if (po->input != stdin)
+		fclose(po->input);
+	return rc;
+}
+
 /*
  * --lang/--lang_exclude's list, as 1.24 reads it: names split at each
  * comma (an empty one is unknown), any case. An unknown name gets 1.24's
@@ -544,7 +632,9 @@ int pahole_main(int argc, char **argv)
 	bool reorganize = false;
 	int long_index = 0;
 	struct d2b_error err = { 0 };
-	const char *formats = NULL, *btf_base = NULL, *langs_arg = NULL;
+	const char *formats = NULL, *btf_base = NULL, *langs_arg = NULL, *prettify_path = NULL;
+	struct prettify_opts po = { 0 };
+	char *names_buf = NULL;
 	uint16_t *langs = NULL;
 	unsigned threads = 1;
 	size_t thread_bytes = CU_STREAM_THREAD_BYTES;
@@ -556,7 +646,7 @@ int pahole_main(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "aAB:C:c:dD:Ef:F:H:i:Ij::lmMnNpPqrRsSt:TuVw:x:X:y:z:",
+	while ((c = getopt_long(argc, argv, ":aAB:C:c:dD:Ef:F:H:i:Ij::lmMnNpPqrRsSt:TuVw:x:X:y:z:",
 				long_opts, &long_index)) != -1) {
 		switch (c) {
 		case 'p': case 'S': case 'w':
@@ -616,6 +706,27 @@ int pahole_main(int argc, char **argv)
 			}
 			break;
 		}
+		case OPT_COUNT:
+			po.count = (uint32_t)atoi(optarg);
+			break;
+		case OPT_SKIP:
+			po.skip = (uint32_t)atoi(optarg);
+			break;
+		case OPT_SEEK_BYTES:
+			po.seek_bytes = optarg;
+			break;
+		case OPT_SIZE_BYTES:
+			po.size_bytes = optarg;
+			break;
+		case OPT_HEADER_TYPE:
+			po.header_type = optarg;
+			break;
+		case OPT_RANGE:
+			po.range = optarg;
+			break;
+		case OPT_PRETTIFY:
+			prettify_path = optarg;
+			break;
 		case OPT_COMPILE:
 			so.compile = true;
 			break;
@@ -769,14 +880,50 @@ int pahole_main(int argc, char **argv)
 				usage(stdout);
 				return 0;
 			}
-			fprintf(stderr, "pahole: invalid option '%s'\n"
-				"Try `pahole --help' for more information.\n",
-				argv[optind - 1]);
+			/* glibc's getopt lines, as 1.24's argp prints them
+			 * (the program as it was called, then its name) */
+			if (c == ':' && !strncmp(argv[optind - 1], "--", 2))
+				fprintf(stderr, "%s: option '%s' requires an argument\n", argv[0],
+					argv[optind - 1]);
+			else if (c == ':')
+				fprintf(stderr, "%s: option requires an argument -- '%c'\n", argv[0],
+					optopt);
+			else if (!optopt)
+				fprintf(stderr, "%s: unrecognized option '%s'\n", argv[0],
+					argv[optind - 1]);
+			else
+				fprintf(stderr, "%s: invalid option -- '%c'\n", argv[0], optopt);
+			fputs("Try `pahole --help' or `pahole --usage' for more information.\n", stderr);
 			return 64;
 		}
 	}
 	if (langs_arg && parse_langs(langs_arg, &langs, &so.filter.nr_langs))
 		return 1;
+	/* -C's arguments and file:// lists (--prettify's syntax): the listing
+	 * takes the names */
+	if (!prettify_path && so.class_names &&
+	    (strchr(so.class_names, '(') || strstr(so.class_names, "file://"))) {
+		names_buf = prettify_type_names(so.class_names, so.verbose, stdout);
+		if (!names_buf) {
+			free(langs);
+			return 1;
+		}
+		so.class_names = names_buf;
+	}
+	/* --prettify with types (-C, or --header_type alone: -C it --count 1) */
+	if (prettify_path && (so.class_names || po.header_type)) {
+		po.class_names = so.class_names;
+		if (!po.class_names) {
+			po.class_names = po.header_type;
+			po.header_type = NULL;
+			po.count = 1;
+		}
+		po.hex = so.print.hex;
+		po.verbose = so.verbose;
+		free(langs);
+		return prettify_main(argc, argv, optind, prettify_path, &po, formats, btf_base,
+				     threads, thread_bytes, &so.filter);
+	}
 	so.filter.langs = langs;
 	if (so.class_names && so.stats == PAHOLE_STATS_NR_METHODS) {
 		free(langs);
@@ -807,5 +954,6 @@ int pahole_main(int argc, char **argv)
 			rc = cli_fail("pahole", &err);
 	free(big);
 	free(langs);
+	free(names_buf);
 	return rc;
 }

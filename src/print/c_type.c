@@ -294,6 +294,20 @@ void c_type_decl(struct strbuf *sb, const struct type *t, const char *name)
 	param_into(sb, t, name, 0, 0);
 }
 
+bool c_type_is_named_kind(const struct type *t)
+{
+	switch (t->kind) {
+	case TK_STRUCT:
+	case TK_UNION:
+	case TK_CLASS:
+	case TK_ENUM:
+	case TK_TYPEDEF:
+		return true;
+	default:
+		return false;
+	}
+}
+
 const struct type *c_type_strip(const struct type *t)
 {
 	return type_strip_cv(t);

@@ -83,6 +83,10 @@ void c_type_name_n(struct strbuf *sb, const struct type *t, size_t bufsize);
  * read). */
 void c_type_name_f(struct strbuf *sb, const struct type *t, size_t bufsize, unsigned flags);
 
+/* A struct, union, class, enum or typedef: what pahole's -C looks a name
+ * up among (cu__find_type_by_name) */
+bool c_type_is_named_kind(const struct type *t);
+
 /* Follow typedefs and qualifiers (const, volatile, restrict, atomic). */
 const struct type *c_type_strip(const struct type *t);
 

@@ -920,20 +920,6 @@ static int select_all(struct pahole_select *ps, struct cu_model *cu,
 	return ret;
 }
 
-static bool is_named_type(const struct type *t)
-{
-	switch (t->kind) {
-	case TK_STRUCT:
-	case TK_UNION:
-	case TK_CLASS:
-	case TK_ENUM:
-	case TK_TYPEDEF:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* The first type of CU named NAME (cu__find_type_by_name): a definition,
  * or a declaration too with -f (1.24 looks for pointers to either) */
 static const struct type *find_by_name(const struct pahole_select *ps,
@@ -944,7 +930,7 @@ static const struct type *find_by_name(const struct pahole_select *ps,
 	for (uint32_t i = 0; i < cu->nr_types; i++) {
 		const struct type *t = cu->types[i];
 
-		if (is_named_type(t) && t->name && (decls || !t->declaration) &&
+		if (c_type_is_named_kind(t) && t->name && (decls || !t->declaration) &&
 		    !strcmp(t->name, name))
 			return t;
 	}

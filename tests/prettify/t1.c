@@ -1,0 +1,28 @@
+enum color { RED, GREEN = 5, BLUE = -1 };
+struct inner { short s; unsigned char uc; };
+union u { int i; float f; char c[4]; };
+struct rec {
+	int i;
+	unsigned int ui;
+	char c;
+	signed char sc;
+	unsigned char uc;
+	short sh;
+	unsigned short ush;
+	long l;
+	unsigned long ul;
+	long long ll;
+	char name[8];
+	unsigned char bytes[3];
+	int arr[2];
+	struct inner in;
+	union u un;
+	enum color col;
+	void *p;
+	float f;
+	double d;
+	unsigned int bf1:3, bf2:5;
+	int sbf:4;
+	struct inner ins[2];
+};
+struct rec r;

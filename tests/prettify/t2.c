@@ -1,0 +1,24 @@
+typedef int myint;
+typedef char mychar;
+typedef struct inner { short s; } inner_t;
+typedef unsigned char u8;
+enum e8 { A8 = 1 } __attribute__((packed));
+struct r2 {
+	myint mi;
+	const int ci;
+	volatile short vs;
+	_Bool b;
+	mychar mc[4];
+	const char cc[4];
+	u8 u8a[2];
+	inner_t it;
+	__int128 i128;
+	long double ld;
+	int md[2][2];
+	union { int ai; short as; };
+	struct { char x; char y; };
+	struct inner *ptr;
+	enum e8 e;
+	char tail[];
+};
+struct r2 v2;

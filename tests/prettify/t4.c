@@ -1,0 +1,11 @@
+struct section { unsigned long offset; unsigned long size; };
+struct file_header { unsigned int magic; unsigned int version; struct section data; struct section other; int neg; unsigned int big; };
+struct rec { unsigned int type; unsigned short misc; unsigned short size; };
+enum rec_type { REC_ALPHA = 1, REC_BETA = 2, REC_GAMMA = 3 };
+enum user_type { USER_DELTA = 64, USER_EPS = 65 };
+struct rec_alpha { struct rec header; int a; };
+struct rec_beta { struct rec header; char name[8]; };
+struct user_delta { struct rec header; long d; };
+typedef struct rec_gamma_s { struct rec header; } rec_gamma;
+struct file_header fh; struct rec r; enum rec_type rt; enum user_type ut; struct rec_alpha ra; struct rec_beta rb; struct user_delta ud; rec_gamma rg;
+typedef struct file_header fh_t; fh_t fht;

@@ -1,0 +1,10 @@
+enum pfx { FOO_BAR_X = 1, FOO_BAZ_Y = 2 };
+enum nopfx { ALPHA = 1, BETA = 2 };
+enum one_e { ONLY_ONE = 7 };
+struct vrec { unsigned short size; unsigned short type; int vals[]; };
+struct vstr { unsigned char size; char s[]; };
+struct vs2 { unsigned short size; unsigned short type; struct { char a; } arr[]; };
+struct bits { unsigned char a:3, b:5; unsigned char c:4; unsigned int d:20, e:12; unsigned long f:40, g:24; long h:33; };
+struct foo_bar_x { struct vrec h; int v; };
+struct pfxrec { unsigned short size; unsigned short type; };
+enum pfx a; enum nopfx b; enum one_e c; struct vrec d; struct vstr e; struct vs2 f; struct bits g; struct foo_bar_x h; struct pfxrec i;
