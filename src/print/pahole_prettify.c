@@ -355,34 +355,19 @@ static uint64_t type_size(const struct prettify *pp, const struct type *t)
  * are 0 */
 static int64_t read_int(const unsigned char *p, uint64_t size)
 {
-	switch (size) {
-	case 1: {
-		int8_t v;
+	uint64_t u = 0;
+	unsigned shift;
 
-		memcpy(&v, p, 1);
-		return v;
-	}
-	case 2: {
-		int16_t v;
-
-		memcpy(&v, p, 2);
-		return v;
-	}
-	case 4: {
-		int32_t v;
-
-		memcpy(&v, p, 4);
-		return v;
-	}
-	case 8: {
-		int64_t v;
-
-		memcpy(&v, p, 8);
-		return v;
-	}
-	default:
+	if (size != 1 && size != 2 && size != 4 && size != 8)
 		return 0;
-	}
+	/* the host's order, as 1.24 reads the records */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	memcpy((unsigned char *)&u + 8 - size, p, size);
+#else
+	memcpy(&u, p, size);
+#endif
+	shift = 64 - 8 * (unsigned)size;
+	return (int64_t)(u << shift) >> shift;
 }
 
 static void print_int(const struct prettify *pp, int64_t v)
