@@ -12,7 +12,8 @@
 #   -u, -i (-d, -V), -f, -R (-V) on the first and the last struct of -s;
 #   -P, with -V, -a and -t; -m;
 #   -l, --classes_as_structs, --lang and --lang_exclude (list syntax and
-#              errors included), --skip_missing with -C, --hashbits' check;
+#              errors included), --skip_missing with -C, --hashbits' check,
+#              --kabi_prefix;
 #   -I         "Used at" and the DIE's file:line before each type, method,
 #              using-declaration and static member (a line 1.24 reads from
 #              uninitialised memory where the DIE has no file is compared
@@ -72,7 +73,8 @@ if [ "${1:-}" = --one ]; then
 			"--lang=c89,c99,c11" "--lang=C++,c++14,c++11,c++03" "--lang_exclude=c11" \
 			"--lang_exclude=c++ -s" "--lang=c11,,c" "--lang=klingon" \
 			"--lang_exclude=c11 --lang=c" "--lang=c11 --lang_exclude=c99" \
-			"--hashbits=5 -s" "--hashbits=32" "--hashbits=-1 -n"; do
+			"--hashbits=5 -s" "--hashbits=32" "--hashbits=-1 -n" \
+			"--kabi_prefix=s" "--kabi_prefix=p -E" "--kabi_prefix=x -s"; do
 			echo "$opts"
 		done
 		[ -n "$first" ] && echo "-I -C $first" && echo "-X / -C $first"
@@ -90,14 +92,16 @@ if [ "${1:-}" = --one ]; then
 			echo "-C nosuch,$last,$first" &&
 			echo "--skip_missing -C nosuch,$last,nosuch2,$first" &&
 			echo "--skip_missing -l --classes_as_structs -C $first,nosuch" &&
-			echo "--lang_exclude=c11,c++ -C $first"
+			echo "--lang_exclude=c11,c++ -C $first" &&
+			echo "--kabi_prefix=${first:0:2} -C ${first:0:2},$last"
 	} >"$tmp/sets"
-	# -E on the standard library's classes: t2000 compares it, with what
+	# -E on the standard library's classes (and -C __, its rvalue
+	# references: P4): t2000 compares it, with what
 	# differs on purpose (P4, P10) listed in tests/compat/pahole.xfail;
 	# their private classes hold pointers to members (P9), and those of
 	# clang's type units are P3's
 	case $name in
-	cxx_stl.*) sed -i -e '/-E/d' -e '/--show_private_classes/d' "$tmp/sets" ;;
+	cxx_stl.*) sed -i -e '/-E/d' -e '/--show_private_classes/d' -e '/--kabi_prefix=__/d' "$tmp/sets" ;;
 	cxx_type_units.*) sed -i '/--show_private_classes/d' "$tmp/sets" ;;
 	esac
 	while read -r opts; do

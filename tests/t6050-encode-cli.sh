@@ -3,7 +3,8 @@
 # dwarf2btf encode: options and errors. --supported_btf_features, strict
 # feature lists, distilled_base (libbpf 1.1 lacks it), bad input, an
 # unwritable output; -J writes a .BTF that bpftool reads from the ELF;
-# split BTF on a base, and where libbpf keeps a copy that we do not.
+# split BTF on a base, and where libbpf keeps a copy that we do not;
+# --kabi_prefix as 1.24 encodes it.
 . "$D2B_SRC/tests/lib.sh"
 d2b_need_cmd bpftool
 tmp=$(d2b_tmpdir)
@@ -135,6 +136,31 @@ while p < end:
     p += 12 + extra.get(kind, lambda v: 0)(vlen)
 sys.exit("no PTR in the base")
 PY
+# --kabi_prefix: names that begin with it become it, in types, members,
+# enumerators and functions (a function renamed is no ELF symbol's any
+# more: dropped), as 1.24 encodes them (the names with their kinds and
+# counts: the order of FUNCs may be ours, docs/btf.md)
+fk=$(d2b_fixtures 'structs' | grep 'gcc.O0.dwarf5$')
+fk2=$(d2b_fixtures 'functions' | grep 'gcc.O0.dwarf5$')
+[ -n "$fk" ] && [ -n "$fk2" ] || d2b_fail "no structs or functions fixture"
+for case in "$fk s" "$fk e" "$fk2 s"; do
+	set -- $case
+	for w in ref our; do
+		cp "$1" "$tmp/kabi.$w" || d2b_fail "cp"
+	done
+	/usr/bin/pahole -J --kabi_prefix="$2" "$tmp/kabi.ref" >/dev/null 2>&1 ||
+		d2b_fail "pahole 1.24 -J --kabi_prefix=$2"
+	"$D2B_BUILD/pahole" -J --kabi_prefix "$2" "$tmp/kabi.our" || d2b_fail "-J --kabi_prefix $2"
+	for w in ref our; do
+		bpftool btf dump file "$tmp/kabi.$w" | grep -o "^\[[0-9]*\] [A-Z_0-9]* '[^']*'\|^	'[^']*'" |
+			sed 's/^\[[0-9]*\] //' | sort | uniq -c >"$tmp/kabi.$w.names" ||
+			d2b_fail "bpftool $w"
+	done
+	grep -q "'$2'" "$tmp/kabi.our.names" || d2b_fail "--kabi_prefix=$2 renamed nothing"
+	cmp -s "$tmp/kabi.ref.names" "$tmp/kabi.our.names" ||
+		d2b_fail "--kabi_prefix=$2: $(diff "$tmp/kabi.ref.names" "$tmp/kabi.our.names" | head -5)"
+done
+
 for base in /nonexistent "$tmp/junk" "$f" "$tmp/trunc" "$tmp/badref"; do
 	rm -f "$tmp/sb"
 	if "$D2B" encode --btf_base="$base" --btf_encode_detached="$tmp/sb" "$f" 2>"$tmp/err"; then

@@ -704,6 +704,7 @@ static int encode_file(struct elf_file *ef, const struct dw_file *df,
 	dw_release_init(&fe.release, df);
 	fe.load.skip_line_files = true;
 	fe.load.skip_plain_blocks = true;
+	fe.load.kabi_prefix = opts->kabi_prefix;
 	units = malloc((df->nr_units ? df->nr_units : 1) * sizeof(*units));
 	if (!units) {
 		d2b_error_oom(err);
@@ -961,7 +962,7 @@ fail:
 bool btf_encode_may_cut(const struct btf_encode_options *opts, bool has_base)
 {
 	return !opts->no_prededup && !opts->libbpf_dedup && !opts->check_model_keys &&
-	       !has_base && opts->cut_names != BTF_CUT_NONE;
+	       !has_base && opts->cut_names != BTF_CUT_NONE && !opts->kabi_prefix;
 }
 
 /* The verbose lines of an encoding that may be done again: kept until it

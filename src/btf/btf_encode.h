@@ -93,6 +93,10 @@ struct btf_encode_options {
 		BTF_CUT_ALL,
 		BTF_CUT_NONE,
 	} cut_names;
+	/* pahole --kabi_prefix (load_options.kabi_prefix): names that begin
+	 * with it become it; the keys are then exact (the census reads the
+	 * DIEs' own names) */
+	const char *kabi_prefix;
 };
 
 /* Whether an encoding with OPTS (HAS_BASE: split on a base) may cut its

@@ -36,6 +36,7 @@ static void usage(FILE *f)
 		"feature options: --btf_features=LIST --btf_features_strict=LIST\n"
 		"                 --supported_btf_features --btf_gen_floats --btf_gen_optimized\n"
 		"                 --btf_gen_all --btf_encode_force --lang_exclude=LANG,...\n"
+		"                 --kabi_prefix=PREFIX (names that begin with it become it)\n"
 		"                 --skip_encoding_btf_{vars,decl_tag,type_tag,enum64,inconsistent_proto}\n"
 		"--no_prededup: keep every unit's copy of a type for libbpf's dedup (slower,\n"
 		"              same output; for tests and benchmarks)\n"
@@ -182,8 +183,17 @@ static int parse_args(int argc, char **argv, struct encode_args *a, struct d2b_e
 			memcpy(name, arg + 2, len);
 			name[len] = '\0';
 			if (!val && (btf_features_option_has_arg(name) || !strcmp(name, "btf_base") ||
-				     !strcmp(name, "btf_encode_detached")) && i + 1 < argc)
+				     !strcmp(name, "btf_encode_detached") ||
+				     !strcmp(name, "kabi_prefix")) && i + 1 < argc)
 				val = argv[++i];
+			if (!strcmp(name, "kabi_prefix")) {
+				if (!val || !*val) {
+					d2b_error_set(err, "option '--%s' requires an argument", name);
+					return 2;
+				}
+				a->opts.kabi_prefix = val;
+				continue;
+			}
 			if (!strcmp(name, "btf_base") || !strcmp(name, "btf_encode_detached")) {
 				if (!val || !*val) {
 					d2b_error_set(err, "option '--%s' requires an argument", name);

@@ -54,6 +54,7 @@ enum {
 	OPT_LANG,
 	OPT_COMPILE,
 	OPT_HASHBITS,
+	OPT_KABI_PREFIX,
 	OPT_COUNT,
 	OPT_HEADER_TYPE,
 	OPT_PRETTIFY,
@@ -122,7 +123,7 @@ static const struct option long_opts[] = {
 	{ "fixup_silly_bitfields", no_argument, NULL, OPT_UNSUPPORTED },
 	{ "flat_arrays", no_argument, NULL, OPT_FLAT_ARRAYS },
 	{ "header_type", required_argument, NULL, OPT_HEADER_TYPE },
-	{ "kabi_prefix", required_argument, NULL, OPT_UNSUPPORTED },
+	{ "kabi_prefix", required_argument, NULL, OPT_KABI_PREFIX },
 	{ "prettify", required_argument, NULL, OPT_PRETTIFY },
 	{ "range", required_argument, NULL, OPT_RANGE },
 	{ "seek_bytes", required_argument, NULL, OPT_SEEK_BYTES },
@@ -169,6 +170,8 @@ static void usage(FILE *f)
 	      "                             defined\n"
 	      "  -j, --jobs[=NR_JOBS]       run N jobs in parallel [default to number of\n"
 	      "                             online processors]\n"
+	      "      --kabi_prefix=STRING   When the prefix of the string is STRING, treat the\n"
+	      "                             string as STRING.\n"
 	      "  -l, --show_first_biggest_size_base_type_member\n"
 	      "                             show first biggest size base_type member\n"
 	      "      --lang=LANGUAGES       Only consider compilation units written in these\n"
@@ -369,8 +372,8 @@ static const char **partial_names(const char *class_names, char **buf, size_t *n
 /* PATH NULL: the running kernel's BTF. FORMATS NULL: DWARF (pahole 1.24
  * reads a named file's DWARF unless -F says otherwise). */
 static int run_file(const char *path, const char *formats, const char *btf_base,
-		    const struct pahole_select_opts *so, unsigned threads,
-		    size_t thread_bytes, struct d2b_error *err)
+		    const struct pahole_select_opts *so, const char *kabi_prefix,
+		    unsigned threads, size_t thread_bytes, struct d2b_error *err)
 {
 	struct cli_input in;
 	struct cu_stream_options copts = { 0 };
@@ -417,15 +420,17 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 				    so->stats != PAHOLE_STATS_NR_METHODS;
 	copts.load.skip_locations = true;
 	copts.load.skip_line_files = !needs_files;
+	copts.load.kabi_prefix = kabi_prefix;
 	/* each unit's lookup keys on the thread that decoded it */
 	if (!so->class_names) {
 		copts.prepare = pahole_select_prepare;
 		copts.prepare_ctx = r.sel;
 	}
 	/* -i and -f look at every struct of the unit that has the name */
+	/* (--kabi_prefix renames what the partial load would look up) */
 	names = partial_names(so->names_mode == PAHOLE_NAMES_CONTAINERS ||
-			      so->names_mode == PAHOLE_NAMES_POINTERS ? NULL : so->class_names,
-			      &names_buf, &copts.load.nr_only_types);
+			      so->names_mode == PAHOLE_NAMES_POINTERS || kabi_prefix ?
+			      NULL : so->class_names, &names_buf, &copts.load.nr_only_types);
 	copts.load.only_types = names;
 	/* sorted once here, not by each unit's load (NULL: they sort) */
 	order = names ? load_sort_type_names(names, copts.load.nr_only_types) : NULL;
@@ -635,6 +640,7 @@ int pahole_main(int argc, char **argv)
 	const char *formats = NULL, *btf_base = NULL, *langs_arg = NULL, *prettify_path = NULL;
 	struct prettify_opts po = { 0 };
 	char *names_buf = NULL;
+	const char *kabi_prefix = NULL;
 	uint16_t *langs = NULL;
 	unsigned threads = 1;
 	size_t thread_bytes = CU_STREAM_THREAD_BYTES;
@@ -706,6 +712,9 @@ int pahole_main(int argc, char **argv)
 			}
 			break;
 		}
+		case OPT_KABI_PREFIX:
+			kabi_prefix = optarg;
+			break;
 		case OPT_COUNT:
 			po.count = (uint32_t)atoi(optarg);
 			break;
@@ -947,10 +956,12 @@ int pahole_main(int argc, char **argv)
 	if (cli_inputs_want_huge_pages(argv + optind, (size_t)(argc - optind), formats, btf_base))
 		(void)cli_heap_for_big_model(argv, (size_t)64 << 20, &big);
 	/* No file: the running kernel's BTF, as pahole does. */
-	if (optind >= argc && run_file(NULL, "btf", btf_base, &so, threads, thread_bytes, &err))
+	if (optind >= argc &&
+	    run_file(NULL, "btf", btf_base, &so, kabi_prefix, threads, thread_bytes, &err))
 		rc = cli_fail("pahole", &err);
 	for (int i = optind; i < argc && !rc; i++)
-		if (run_file(argv[i], formats, btf_base, &so, threads, thread_bytes, &err))
+		if (run_file(argv[i], formats, btf_base, &so, kabi_prefix, threads, thread_bytes,
+			     &err))
 			rc = cli_fail("pahole", &err);
 	free(big);
 	free(langs);

@@ -44,6 +44,10 @@ struct load_options {
 	/* Optional: load_sort_type_names() of only_types, made once for all
 	 * units (else each partial load of more than 4 names sorts them). */
 	const uint32_t *only_types_order;
+	/* pahole --kabi_prefix: names that begin with it become it
+	 * (cu_model_apply_kabi_prefix()); NULL: none. Not with only_types
+	 * (the partial load finds types by their DIEs' names). */
+	const char *kabi_prefix;
 };
 
 /* The indexes of NAMES[0..N) in strcmp() order, ties by index (malloc'd),

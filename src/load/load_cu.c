@@ -1338,9 +1338,24 @@ static struct cu_model *load_unit(const struct dw_file *df, size_t unit,
 	return cu;
 }
 
+static struct cu_model *load_cu_names(const struct dw_file *df, size_t unit,
+				       const struct load_options *opts, struct dw_unit_buf *buf,
+				       struct d2b_error *err);
+
 struct cu_model *load_cu(const struct dw_file *df, size_t unit,
 			 const struct load_options *opts, struct dw_unit_buf *buf,
 			 struct d2b_error *err)
+{
+	struct cu_model *cu = load_cu_names(df, unit, opts, buf, err);
+
+	if (cu && opts && opts->kabi_prefix)
+		cu_model_apply_kabi_prefix(cu, opts->kabi_prefix);
+	return cu;
+}
+
+static struct cu_model *load_cu_names(const struct dw_file *df, size_t unit,
+				       const struct load_options *opts, struct dw_unit_buf *buf,
+				       struct d2b_error *err)
 {
 	if (opts && opts->nr_only_types) {
 		struct load_options full = *opts;

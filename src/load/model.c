@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* cu_model: lookups and lifetime. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "load/model.h"
 
@@ -73,4 +74,48 @@ const struct type *type_strip_cv(const struct type *t)
 		}
 	}
 	return t;
+}
+
+static void kabi_name(const char **name, const char *prefix, size_t n)
+{
+	if (*name && !strncmp(*name, prefix, n))
+		*name = prefix;
+}
+
+void cu_model_apply_kabi_prefix(struct cu_model *cu, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	for (uint32_t i = 0; i < cu->nr_types; i++) {
+		struct type *t = cu->types[i];
+
+		kabi_name(&t->name, prefix, n);
+		switch (t->kind) {
+		case TK_STRUCT:
+		case TK_UNION:
+		case TK_CLASS:
+			for (uint32_t k = 0; k < t->composite.nr_members; k++)
+				kabi_name(&t->composite.members[k].name, prefix, n);
+			break;
+		case TK_ENUM:
+			for (uint32_t k = 0; k < t->enumeration.nr_values; k++)
+				kabi_name(&t->enumeration.values[k].name, prefix, n);
+			break;
+		case TK_FUNC_PROTO:
+			for (uint32_t k = 0; k < t->proto.nr_params; k++)
+				kabi_name(&t->proto.params[k].name, prefix, n);
+			break;
+		default:
+			break;
+		}
+	}
+	for (uint32_t i = 0; i < cu->nr_functions; i++) {
+		struct function *fn = &cu->functions[i];
+
+		kabi_name(&fn->name, prefix, n);
+		for (uint32_t k = 0; k < fn->nr_params; k++)
+			kabi_name(&fn->params[k].name, prefix, n);
+	}
+	for (uint32_t i = 0; i < cu->nr_variables; i++)
+		kabi_name(&cu->variables[i].name, prefix, n);
 }

@@ -308,6 +308,12 @@ struct cu_model {
 
 void cu_model_destroy(struct cu_model *cu);	/* accepts NULL */
 
+/* pahole --kabi_prefix: every name (of a type, member, enumerator,
+ * function, parameter or variable) that begins with PREFIX becomes
+ * PREFIX, as 1.24's DWARF loader reads names with it (RHEL's kABI
+ * padding members). PREFIX must outlive the model. */
+void cu_model_apply_kabi_prefix(struct cu_model *cu, const char *prefix);
+
 /* T without typedefs and qualifiers (const, volatile, restrict, _Atomic);
  * gives up after 64 steps on a hostile loop and returns where it stopped. */
 const struct type *type_strip_cv(const struct type *t);
