@@ -13,7 +13,7 @@
 #   -P, with -V, -a and -t; -m;
 #   -l, --classes_as_structs, --lang and --lang_exclude (list syntax and
 #              errors included), --skip_missing with -C, --hashbits' check,
-#              --kabi_prefix;
+#              --kabi_prefix; -p (t2007 has its cases);
 #   -I         "Used at" and the DIE's file:line before each type, method,
 #              using-declaration and static member (a line 1.24 reads from
 #              uninitialised memory where the DIE has no file is compared
@@ -74,7 +74,8 @@ if [ "${1:-}" = --one ]; then
 			"--lang_exclude=c++ -s" "--lang=c11,,c" "--lang=klingon" \
 			"--lang_exclude=c11 --lang=c" "--lang=c11 --lang_exclude=c99" \
 			"--hashbits=5 -s" "--hashbits=32" "--hashbits=-1 -n" \
-			"--kabi_prefix=s" "--kabi_prefix=p -E" "--kabi_prefix=x -s"; do
+			"--kabi_prefix=s" "--kabi_prefix=p -E" "--kabi_prefix=x -s" \
+			"-p" "-p -E" "-p -q -r" "-p --hex"; do
 			echo "$opts"
 		done
 		[ -n "$first" ] && echo "-I -C $first" && echo "-X / -C $first"
@@ -93,7 +94,8 @@ if [ "${1:-}" = --one ]; then
 			echo "--skip_missing -C nosuch,$last,nosuch2,$first" &&
 			echo "--skip_missing -l --classes_as_structs -C $first,nosuch" &&
 			echo "--lang_exclude=c11,c++ -C $first" &&
-			echo "--kabi_prefix=${first:0:2} -C ${first:0:2},$last"
+			echo "--kabi_prefix=${first:0:2} -C ${first:0:2},$last" &&
+			echo "-p -C $first,$last" && echo "-p -E -C $last"
 	} >"$tmp/sets"
 	# -E on the standard library's classes (and -C __, its rvalue
 	# references: P4): t2000 compares it, with what

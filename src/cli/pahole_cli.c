@@ -185,6 +185,7 @@ static void usage(FILE *f)
 	      "  -N, --class_name_len       show size of classes\n"
 	      "      --numeric_version      Print a numeric version, i.e. 119 instead of v1.19\n"
 	      "      --packed               Show just packed structs\n"
+	      "  -p, --expand_pointers      expand class pointer members\n"
 	      "  -P, --packable             show only structs that has holes that can be\n"
 	      "                             packed\n"
 	      "      --prettify=PATH        Path to the raw data to pretty print\n"
@@ -427,9 +428,11 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 		copts.prepare_ctx = r.sel;
 	}
 	/* -i and -f look at every struct of the unit that has the name */
-	/* (--kabi_prefix renames what the partial load would look up) */
+	/* (--kabi_prefix renames what the partial load would look up; -p
+	 * prints what pointers reach, which it decodes for their names only) */
 	names = partial_names(so->names_mode == PAHOLE_NAMES_CONTAINERS ||
-			      so->names_mode == PAHOLE_NAMES_POINTERS || kabi_prefix ?
+			      so->names_mode == PAHOLE_NAMES_POINTERS || kabi_prefix ||
+			      so->print.expand_pointers ?
 			      NULL : so->class_names, &names_buf, &copts.load.nr_only_types);
 	copts.load.only_types = names;
 	/* sorted once here, not by each unit's load (NULL: they sort) */
@@ -655,7 +658,7 @@ int pahole_main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":aAB:C:c:dD:Ef:F:H:i:Ij::lmMnNpPqrRsSt:TuVw:x:X:y:z:",
 				long_opts, &long_index)) != -1) {
 		switch (c) {
-		case 'p': case 'S': case 'w':
+		case 'S': case 'w':
 			for (long_index = 0; long_opts[long_index].val != c; long_index++)
 				;
 			fprintf(stderr, "pahole: option -%c/--%s is not supported yet\n", c,
@@ -667,6 +670,9 @@ int pahole_main(int argc, char **argv)
 			return 1;
 		case 'l':
 			so.print.first_biggest = true;
+			break;
+		case 'p':
+			so.print.expand_pointers = true;
 			break;
 		case 'a':
 			so.filter.anon = true;

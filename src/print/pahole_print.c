@@ -31,6 +31,7 @@ struct pconf {
 	bool show_decl_info;
 	bool flat_arrays, suppress_force_paddings, show_only_data_members;
 	bool first_biggest;
+	bool expand_pointers;	/* -p */
 	bool union_member, first_member, last_member;
 };
 
@@ -56,7 +57,32 @@ struct pctx {
 	const struct type *open[MAX_EXPAND_DEPTH];	/* being expanded */
 	unsigned array_depth;		/* arrays of arrays being printed */
 	unsigned spell;			/* C_FT_CLASSES_AS_STRUCTS or 0 */
+	bool expand_pointers;		/* -p */
+	/* -p: 1.24's recursivity_level of each type, as the types
+	 * type_fprintf() is printing (a count of a type is its number of
+	 * places here) */
+	unsigned nr_printing;
+	const struct type *printing[2 * MAX_EXPAND_DEPTH];
 };
+
+/* 1.24's tag->recursivity_level of T: how often it is being printed */
+static unsigned printing_level(const struct pctx *p, const struct type *t)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < p->nr_printing; i++)
+		n += p->printing[i] == t;
+	return n;
+}
+
+/* ++level; false when full (the caller then neither expands nor pops) */
+static bool printing_push(struct pctx *p, const struct type *t)
+{
+	if (p->nr_printing >= sizeof(p->printing) / sizeof(p->printing[0]))
+		return false;
+	p->printing[p->nr_printing++] = t;
+	return true;
+}
 
 static bool can_expand(const struct pctx *p, const struct type *t)
 {
@@ -64,6 +90,10 @@ static bool can_expand(const struct pctx *p, const struct type *t)
 	if (p->nr_open >= MAX_EXPAND_DEPTH || p->sb->oom ||
 	    p->sb->len - p->start > MAX_TYPE_TEXT)
 		return false;
+	/* -p: 1.24's levels decide (a type reached through a pointer is
+	 * expanded again inside itself once, printing_level()) */
+	if (p->expand_pointers)
+		return true;
 	for (unsigned i = 0; i < p->nr_open; i++)
 		if (p->open[i] == t)
 			return false;
@@ -384,16 +414,47 @@ static size_t array_fprintf(struct pctx *p, const struct type *arr,
 static size_t type_fprintf(struct pctx *p, const struct type *type,
 			   const char *name, const struct pconf *conf)
 {
-	struct strbuf sb_name = STRBUF_INIT;
+	struct strbuf sb_name = STRBUF_INIT, sb_stars = STRBUF_INIT;
 	size_t start = p->sb->len;
-	bool ptr_name = false;
+	bool ptr_name = false, pushed = false, name_too_long = false;
 	struct pconf tconf;
 	unsigned const_hops = 0;	/* a loop of consts ends (made-up DWARF) */
+	bool expand_types = conf->expand_types;
+	bool suppress_offset_comment = conf->suppress_offset_comment;
+	const char *bare_name = name;
 
 	if (!type)
 		goto not_found;
 
-	if (conf->expand_types) {
+	/* -p: the pointers stripped, a '*' each before the name; only what
+	 * was reached through them is expanded, once per level of printing
+	 * (1.24's recursivity_level, the type's count on p->printing) */
+	if (conf->expand_pointers) {
+		unsigned n = 0;
+
+		while (type->kind == TK_POINTER && type->type && n < MAX_TYPEDEF_HOPS) {
+			type = type->type;
+			n++;
+		}
+		if (n) {
+			if (strlen(nn(name)) + n >= 256) {
+				name_too_long = true;
+				goto not_found;
+			}
+			strbuf_fill(&sb_stars, '*', n);
+			strbuf_puts(&sb_stars, nn(name));
+			name = strbuf_str(&sb_stars);
+		}
+		expand_types = n > 0;
+		suppress_offset_comment = suppress_offset_comment || n > 0;
+		if (printing_level(p, type))
+			expand_types = false;
+		pushed = printing_push(p, type);
+		if (!pushed)
+			expand_types = false;
+	}
+
+	if (expand_types) {
 		bool expanded = false;
 
 		int hops = 0;
@@ -416,7 +477,7 @@ inner_struct:
 		tconf.prefix = NULL;
 		tconf.suffix = name;
 		tconf.emit_stats = false;
-		tconf.suppress_offset_comment = conf->suppress_offset_comment;
+		tconf.suppress_offset_comment = suppress_offset_comment;
 	}
 next_type:
 	switch (type->kind) {
@@ -476,7 +537,7 @@ print_default: {
 		break;
 	case TK_STRUCT:
 	case TK_CLASS:
-		if (type->name && !conf->expand_types) {
+		if (type->name && !expand_types) {
 			/* "%s %-*s %s" */
 			strbuf_puts(p->sb, type->kind == TK_CLASS && !p->spell ? "class " : "struct ");
 			fmt_left(p->sb, tconf.type_spacing - 7, type->name);
@@ -492,7 +553,7 @@ print_default: {
 		}
 		break;
 	case TK_UNION:
-		if (type->name && !conf->expand_types) {
+		if (type->name && !expand_types) {
 			strbuf_puts(p->sb, "union ");	/* "union %-*s %s" */
 			fmt_left(p->sb, tconf.type_spacing - 6, type->name);
 			strbuf_putc(p->sb, ' ');
@@ -516,17 +577,24 @@ print_default: {
 		break;
 	}
 	strbuf_free(&sb_name);
+	strbuf_free(&sb_stars);
+	if (pushed)
+		p->nr_printing--;
 	return p->sb->len - start;
 
 not_found:
 	/* 1.24 counts only this (printed = fprintf(...)), not the
 	 * typedef comment before it: the offset comment is padded as if
-	 * that were not there */
+	 * that were not there (-p: a name too long for 1.24's buffer with
+	 * its '*'s is printed as it came) */
 	start = p->sb->len;
 	strbuf_addf(p->sb, "%-*s%s> %s", conf->type_spacing, "<ERROR",
 		    ptr_name ? ": pointer to pointer to inner struct/union/enum?" : "",
-		    nn(name));
+		    nn(name_too_long ? bare_name : name));
 	strbuf_free(&sb_name);
+	strbuf_free(&sb_stars);
+	if (pushed)
+		p->nr_printing--;
 	return p->sb->len - start;
 }
 
@@ -1484,7 +1552,8 @@ void pahole_print_type(struct strbuf *sb, struct layout_cache *lc,
 		       const char *suffix, const struct pahole_print_opts *o)
 {
 	struct pctx p = { .sb = sb, .lc = lc, .start = sb->len,
-			  .spell = o->classes_as_structs ? C_FT_CLASSES_AS_STRUCTS : 0 };
+			  .spell = o->classes_as_structs ? C_FT_CLASSES_AS_STRUCTS : 0,
+			  .expand_pointers = o->expand_pointers };
 	struct pconf conf = {
 		.prefix = prefix,
 		.suffix = suffix,
@@ -1504,8 +1573,13 @@ void pahole_print_type(struct strbuf *sb, struct layout_cache *lc,
 		.suppress_force_paddings = o->suppress_force_paddings,
 		.show_only_data_members = o->show_only_data_members,
 		.first_biggest = o->first_biggest,
+		.expand_pointers = o->expand_pointers,
 	};
 
+	/* 1.24 with -E: the type itself counts as being printed (-p's
+	 * levels) */
+	if (o->expand_types)
+		printing_push(&p, t);
 	tag_fprintf(&p, t, &conf);
 }
 

@@ -29,6 +29,7 @@ struct pahole_print_opts {
 				 * skip_line_files) */
 	bool first_biggest;	/* -l: the first biggest base type member */
 	bool classes_as_structs;	/* --classes_as_structs */
+	bool expand_pointers;	/* -p: what pointers point to, expanded */
 	unsigned cacheline_size;	/* 0: 64 */
 };
 

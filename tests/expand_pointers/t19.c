@@ -1,0 +1,2 @@
+struct cn { int v; const struct cn *next; };
+struct cn x;

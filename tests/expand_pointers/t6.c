@@ -1,0 +1,20 @@
+struct opaque;
+struct inner { int a; long b; };
+typedef struct { int q; } anon_t;
+typedef int (*fn_t)(void);
+struct bits { unsigned a:3; unsigned b:5; int c; char d; };
+struct __attribute__((packed)) pk { char c; int i; };
+struct al { char c; int i __attribute__((aligned(16))); };
+struct misc {
+	long pad;
+	const struct inner *cp;
+	struct opaque *op;
+	anon_t *at;
+	fn_t *fpp;
+	struct bits *bp;
+	struct pk *pkp;
+	struct al *alp;
+	int **ipp;
+	char ***cppp;
+};
+struct misc mm;
