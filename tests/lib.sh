@@ -43,6 +43,11 @@
 #                          (always 1 with D2B_CORPUS=0)
 #   fail MSG / d2b_finish  count a failed check and go on / end with the tally
 #                          (the test counts its checks in $checked)
+#   d2b_same_run REF OUR LABEL
+#                          whether REF.out/REF.err and OUR.out/OUR.err (two
+#                          runs' stdout and stderr) hold the same bytes; when
+#                          not, prints "FAIL: LABEL" and the heads of the
+#                          diffs, and returns 1
 #   d2b_tmpdir             print a per-test temporary directory (created on
 #                          the first call), removed when the test exits. It is
 #                          removed by an EXIT trap set when this file is
@@ -119,6 +124,16 @@ d2b_need_cmd() {
 
 # One directory per test process ($$ is the test's shell even inside $(...)).
 _d2b_tmp=${TMPDIR:-/tmp}/d2b-test.$$
+
+d2b_same_run() {
+	if cmp -s "$1.out" "$2.out" && cmp -s "$1.err" "$2.err"; then
+		return 0
+	fi
+	echo "FAIL: $3"
+	diff -a -u "$1.out" "$2.out" | head -20
+	diff -a -u "$1.err" "$2.err" | head -6
+	return 1
+}
 
 d2b_tmpdir() {
 	mkdir -p "$_d2b_tmp" && echo "$_d2b_tmp"

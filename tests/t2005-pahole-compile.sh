@@ -70,12 +70,7 @@ for f in $fx; do
 			continue
 		fi
 		checked=$((checked + 1))
-		if ! cmp -s "$tmp/ref.out" "$tmp/our.out" || ! cmp -s "$tmp/ref.err" "$tmp/our.err"; then
-			fails=$((fails + 1))
-			echo "FAIL: $name [$opts]"
-			diff -u "$tmp/ref.out" "$tmp/our.out" | head -20
-			diff -u "$tmp/ref.err" "$tmp/our.err" | head -5
-		fi
+		d2b_same_run "$tmp/ref" "$tmp/our" "$name [$opts]" || fails=$((fails + 1))
 	done
 	# DWARF, ours only: C compiles (the same emitter; a declaration is no
 	# definition there)

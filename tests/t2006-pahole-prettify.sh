@@ -20,8 +20,8 @@ d2b_need_cmd pahole gcc clang python3
 "$ORACLE" --version 2>/dev/null | grep -qx 'v1.24' || d2b_skip "oracle is not pahole v1.24"
 
 tmp=$(d2b_tmpdir)
-src=$D2B_SRC/tests/prettify
-python3 "$src/data.py" "$tmp" || d2b_fail "data.py"
+srcdir=$D2B_SRC/tests/prettify
+python3 "$srcdir/data.py" "$tmp" || d2b_fail "data.py"
 
 # run LINE PROGRAM OUT: LINE with "pahole" standing for PROGRAM, in $tmp
 # (getopt's lines name the program as called: PROGRAM is "pahole" there)
@@ -36,18 +36,13 @@ compare() {
 	run "$1" "$ORACLE" "$tmp/ref"
 	run "$1" "$OURS" "$tmp/our"
 	checked=$((checked + 1))
-	if ! cmp -s "$tmp/ref.out" "$tmp/our.out" || ! cmp -s "$tmp/ref.err" "$tmp/our.err"; then
-		fails=$((fails + 1))
-		echo "FAIL ($2): $1"
-		diff -a -u "$tmp/ref.out" "$tmp/our.out" | head -20
-		diff -a -u "$tmp/ref.err" "$tmp/our.err" | head -6
-	fi
+	d2b_same_run "$tmp/ref" "$tmp/our" "($2) $1" || fails=$((fails + 1))
 }
 
 for build in "gcc -g" "gcc -gdwarf-4" "clang -g"; do
 	for n in 1 2 3 4 5 6 7; do
 		# shellcheck disable=SC2086 # the compiler and its flags
-		$build -c "$src/t$n.c" -o "$tmp/t$n.o" || d2b_fail "$build t$n.c"
+		$build -c "$srcdir/t$n.c" -o "$tmp/t$n.o" || d2b_fail "$build t$n.c"
 	done
 	while IFS= read -r line; do
 		[ -n "$line" ] && compare "$line" "$build"

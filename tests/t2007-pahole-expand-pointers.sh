@@ -18,13 +18,13 @@ d2b_need_cmd pahole gcc g++ clang
 "$ORACLE" --version 2>/dev/null | grep -qx 'v1.24' || d2b_skip "oracle is not pahole v1.24"
 
 tmp=$(d2b_tmpdir)
-src=$D2B_SRC/tests/expand_pointers
-for c in "$src"/t*.c; do
+srcdir=$D2B_SRC/tests/expand_pointers
+for c in "$srcdir"/t*.c; do
 	b=$(basename "$c" .c)
 	gcc -g -c "$c" -o "$tmp/$b.o" && gcc -gdwarf-4 -c "$c" -o "$tmp/${b}_d4.o" &&
 		clang -g -c -w "$c" -o "$tmp/${b}_cl.o" || d2b_fail "build $b"
 done
-g++ -g -c "$src/t13.cc" -o "$tmp/t13.o" || d2b_fail "build t13.cc"
+g++ -g -c "$srcdir/t13.cc" -o "$tmp/t13.o" || d2b_fail "build t13.cc"
 
 checked=0 fails=0
 # compare ARGS...: 1.24 (-F dwarf) and ours, in $tmp
@@ -32,12 +32,7 @@ compare() {
 	(cd "$tmp" && "$ORACLE" -F dwarf "$@" >ref.out 2>ref.err; echo "exit $?" >>ref.err
 	 "$OURS" "$@" >our.out 2>our.err; echo "exit $?" >>our.err)
 	checked=$((checked + 1))
-	if ! cmp -s "$tmp/ref.out" "$tmp/our.out" || ! cmp -s "$tmp/ref.err" "$tmp/our.err"; then
-		fails=$((fails + 1))
-		echo "FAIL: $*"
-		diff -u "$tmp/ref.out" "$tmp/our.out" | head -20
-		diff -u "$tmp/ref.err" "$tmp/our.err" | head -5
-	fi
+	d2b_same_run "$tmp/ref" "$tmp/our" "$*" || fails=$((fails + 1))
 }
 
 # the types each source is about, with the options that matter to them
@@ -74,7 +69,7 @@ t19.o cn
 t20.o outer2
 NAMES
 # whole listings: no state leaks from one type to the next
-for c in "$src"/t*.c; do
+for c in "$srcdir"/t*.c; do
 	b=$(basename "$c" .c)
 	for f in "$b.o" "${b}_d4.o" "${b}_cl.o"; do
 		for o in "-p" "-E -p" "-p -r"; do
