@@ -24,10 +24,11 @@ tmp=$(d2b_tmpdir)
 checked=0
 
 # names BTF: named struct, union, enum and typedef types, in id order, once
+# (not bpftool's "(anon)": -C reads NAME(ARGS) as 1.24 does)
 names() {
 	bpftool btf dump file "$1" 2>/dev/null |
 		sed -n -E "s/^\[[0-9]+\] (STRUCT|UNION|ENUM|ENUM64|TYPEDEF) '([^']+)'.*/\2/p" |
-		awk '!seen[$0]++'
+		awk '$0 != "(anon)" && !seen[$0]++'
 }
 
 # same BTF OPTS...: the partial model prints what the whole one prints
