@@ -308,6 +308,18 @@ bool c_type_is_named_kind(const struct type *t)
 	}
 }
 
+const struct type *c_type_find_by_name(const struct cu_model *cu, const char *name, bool decls)
+{
+	for (uint32_t i = 0; i < cu->nr_types; i++) {
+		const struct type *t = cu->types[i];
+
+		if (c_type_is_named_kind(t) && t->name && (decls || !t->declaration) &&
+		    !strcmp(t->name, name))
+			return t;
+	}
+	return NULL;
+}
+
 const struct type *c_type_strip(const struct type *t)
 {
 	return type_strip_cv(t);

@@ -87,6 +87,10 @@ void c_type_name_f(struct strbuf *sb, const struct type *t, size_t bufsize, unsi
  * up among (cu__find_type_by_name) */
 bool c_type_is_named_kind(const struct type *t);
 
+/* cu__find_type_by_name: the first such type of CU named NAME, in type
+ * order; declarations too when DECLS. NULL: none. */
+const struct type *c_type_find_by_name(const struct cu_model *cu, const char *name, bool decls);
+
 /* Follow typedefs and qualifiers (const, volatile, restrict, atomic). */
 const struct type *c_type_strip(const struct type *t);
 

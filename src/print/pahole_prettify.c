@@ -14,6 +14,12 @@
 
 #include "print/c_type.h"
 
+struct enum_entry {
+	const char *name;
+	int64_t value;
+	const struct type *real;	/* NULL: print as the -C type */
+};
+
 /* One -C entry: NAME(ARGS) */
 struct proto {
 	char *name;
@@ -24,6 +30,11 @@ struct proto {
 	const struct member *size_m, *type_m, *filter_m;
 	const struct type **enums;	/* type_enum's enumerations */
 	unsigned nr_enums;
+	/* their enumerators in search order, each with the struct its
+	 * lowercased name names (the record's real type), made once before
+	 * the records are read */
+	struct enum_entry *entries;
+	size_t nr_entries;
 	int64_t filter_value;
 };
 
@@ -58,6 +69,7 @@ static void free_proto(struct proto *p)
 	free(p->filter);
 	free(p->range);
 	free(p->enums);
+	free(p->entries);
 }
 
 void prettify_destroy(struct prettify *pp)
@@ -310,17 +322,10 @@ static bool is_struct(const struct type *t)
 	return t && (t->kind == TK_STRUCT || t->kind == TK_CLASS);
 }
 
-/* cu__find_type_by_name: the first struct, union, enum or typedef of the
- * name, declarations left out */
+/* cu__find_type_by_name, declarations left out */
 static const struct type *find_type(const struct cu_model *cu, const char *name)
 {
-	for (uint32_t i = 0; i < cu->nr_types; i++) {
-		const struct type *t = cu->types[i];
-
-		if (t->name && !t->declaration && c_type_is_named_kind(t) && !strcmp(t->name, name))
-			return t;
-	}
-	return NULL;
+	return c_type_find_by_name(cu, name, false);
 }
 
 static const struct type *find_enum(const struct cu_model *cu, const char *name)
@@ -384,16 +389,12 @@ static void hexdump(const struct prettify *pp, const unsigned char *p, uint64_t 
 		fprintf(pp->o.out, "%s0x%02x", i ? " " : "", p[i]);
 }
 
-/* The enumerator of V in the enumerations of P's type_enum, in order */
-static const char *enum_name(const struct proto *p, int64_t v)
+/* The first enumerator of V in the enumerations of P's type_enum */
+static const struct enum_entry *enum_entry(const struct proto *p, int64_t v)
 {
-	for (unsigned e = 0; e < p->nr_enums; e++) {
-		const struct type *t = p->enums[e];
-
-		for (uint32_t i = 0; i < t->enumeration.nr_values; i++)
-			if (t->enumeration.values[i].value == v)
-				return t->enumeration.values[i].name;
-	}
+	for (size_t i = 0; i < p->nr_entries; i++)
+		if (p->entries[i].value == v)
+			return &p->entries[i];
 	return NULL;
 }
 
@@ -482,10 +483,10 @@ static void print_members(struct prettify *pp, const struct proto *p, const stru
 			off = avail;
 		if (own_type && m == p->type_m && p->nr_enums) {
 			int64_t v = read_int(buf + off, type_size(pp, st));
-			const char *name = enum_name(p, v);
+			const struct enum_entry *e = enum_entry(p, v);
 
-			if (name)
-				fputs(name, out);
+			if (e)
+				fputs(e->name, out);
 			else
 				print_int(pp, v);
 		} else if (m->bit_size) {
@@ -907,6 +908,42 @@ static int place(struct prettify *pp, const struct proto *p, uint64_t *limit)
 	return 0;
 }
 
+/* P's enumerator table (struct enum_entry): the type_enum's enumerators,
+ * each with the struct that its name in lower case names, if one does.
+ * Returns 0, or -1 when out of memory. */
+static int make_entries(const struct prettify *pp, struct proto *p)
+{
+	size_t n = 0;
+
+	for (unsigned e = 0; e < p->nr_enums; e++)
+		n += p->enums[e]->enumeration.nr_values;
+	free(p->entries);
+	p->nr_entries = 0;
+	p->entries = calloc(n ? n : 1, sizeof(*p->entries));
+	if (!p->entries)
+		return -1;
+	for (unsigned e = 0; e < p->nr_enums; e++) {
+		const struct type *t = p->enums[e];
+
+		for (uint32_t i = 0; i < t->enumeration.nr_values; i++) {
+			struct enum_entry *en = &p->entries[p->nr_entries++];
+			char *lower = strdup(t->enumeration.values[i].name);
+			const struct type *real;
+
+			if (!lower)
+				return -1;
+			for (char *c = lower; *c; c++)
+				*c = (char)tolower((unsigned char)*c);
+			real = find_type(pp->cu, lower);
+			free(lower);
+			en->name = t->enumeration.values[i].name;
+			en->value = t->enumeration.values[i].value;
+			en->real = is_struct(real) ? real : NULL;
+		}
+	}
+	return 0;
+}
+
 /* The records of P. Returns 0, or -1 when an error stops every type */
 static int records(struct prettify *pp, struct proto *p)
 {
@@ -915,7 +952,7 @@ static int records(struct prettify *pp, struct proto *p)
 	unsigned char *buf;
 	int ret = 0;
 
-	if (place(pp, p, &limit))
+	if (place(pp, p, &limit) || (p->nr_enums && make_entries(pp, p)))
 		return -1;
 	/* (a size from hostile DWARF: no gigabyte buffers for it) */
 	buf = s <= MAX_RECORD ? malloc(s ? s : 1) : NULL;
@@ -958,21 +995,11 @@ static int records(struct prettify *pp, struct proto *p)
 		if (p->type_m && p->nr_enums) {
 			const struct type *tt = strip_typedefs(p->type_m->type);
 			uint64_t off = p->type_m->bit_offset / 8, sz = type_size(pp, tt);
-			const char *en = off + sz <= s ? enum_name(p, read_int(buf + off, sz)) : NULL;
+			const struct enum_entry *e = off + sz <= s ?
+						     enum_entry(p, read_int(buf + off, sz)) : NULL;
 
-			if (en) {
-				char *lower = strdup(en);
-				const struct type *t;
-
-				if (lower) {
-					for (char *c = lower; *c; c++)
-						*c = (char)tolower((unsigned char)*c);
-					t = find_type(pp->cu, lower);
-					if (is_struct(t))
-						rt = t;
-					free(lower);
-				}
-			}
+			if (e && e->real)
+				rt = e->real;
 		}
 		if (pp->o.verbose) {
 			char hx[32];

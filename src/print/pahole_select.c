@@ -925,16 +925,7 @@ static int select_all(struct pahole_select *ps, struct cu_model *cu,
 static const struct type *find_by_name(const struct pahole_select *ps,
 				       const struct cu_model *cu, const char *name)
 {
-	bool decls = ps->o.names_mode == PAHOLE_NAMES_POINTERS;
-
-	for (uint32_t i = 0; i < cu->nr_types; i++) {
-		const struct type *t = cu->types[i];
-
-		if (c_type_is_named_kind(t) && t->name && (decls || !t->declaration) &&
-		    !strcmp(t->name, name))
-			return t;
-	}
-	return NULL;
+	return c_type_find_by_name(cu, name, ps->o.names_mode == PAHOLE_NAMES_POINTERS);
 }
 
 /* The structs -i and -f look at: named, defined, at the unit's level and
