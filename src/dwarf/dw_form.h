@@ -8,4 +8,8 @@
 
 /* dw_form_read and dw_form_skip are declared in dwarf.h. */
 
+/* Entry IDX of the unit's .debug_addr table (DW_AT_addr_base): 0, or -1
+ * when it lies outside the section. */
+int dw_cu_read_addrx(const struct dw_cu *cu, uint64_t idx, uint64_t *addr);
+
 #endif

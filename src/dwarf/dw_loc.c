@@ -79,13 +79,13 @@ static int summarise_loc(const struct dw_cu *cu, uint64_t off, uint64_t pc,
 	}
 }
 
-static int read_addrx(const struct dw_cu *cu, uint64_t idx, uint64_t *addr)
+int dw_cu_read_addrx(const struct dw_cu *cu, uint64_t idx, uint64_t *addr)
 {
 	const struct dw_section *s = &cu->file->sec[DW_SEC_ADDR];
 	unsigned as = cu->unit->addr_size;
 	const uint8_t *p;
 
-	if (!s->data || idx > (s->size - cu->addr_base) / as || cu->addr_base > s->size)
+	if (!s->data || !as || cu->addr_base > s->size || idx >= (s->size - cu->addr_base) / as)
 		return -1;
 	p = s->data + cu->addr_base + idx * as;
 	return rd_uN(&p, s->data + s->size, as, addr) ? 0 : -1;
@@ -120,7 +120,7 @@ static int summarise_loclists(const struct dw_cu *cu, uint64_t off, uint64_t pc,
 		case DW_LLE_base_addressx:
 			if (!rd_uleb(&p, end, &a))
 				goto truncated;
-			if (read_addrx(cu, a, &base))
+			if (dw_cu_read_addrx(cu, a, &base))
 				return loc_error(cu, DW_SEC_LOCLISTS, (uint64_t)(at - s->data), err,
 						 "address index outside .debug_addr");
 			continue;
@@ -132,11 +132,11 @@ static int summarise_loclists(const struct dw_cu *cu, uint64_t off, uint64_t pc,
 		case DW_LLE_startx_length:
 			if (!rd_uleb(&p, end, &a) || !rd_uleb(&p, end, &b))
 				goto truncated;
-			if (read_addrx(cu, a, &lo))
+			if (dw_cu_read_addrx(cu, a, &lo))
 				return loc_error(cu, DW_SEC_LOCLISTS, (uint64_t)(at - s->data), err,
 						 "address index outside .debug_addr");
 			if (kind == DW_LLE_startx_endx) {
-				if (read_addrx(cu, b, &hi))
+				if (dw_cu_read_addrx(cu, b, &hi))
 					return loc_error(cu, DW_SEC_LOCLISTS, (uint64_t)(at - s->data), err,
 							 "address index outside .debug_addr");
 			} else {

@@ -132,7 +132,17 @@ enum dw_file_flags {
 	 * copied and relocated for nothing.
 	 */
 	DW_FILE_NO_LINE = 2,
+	/*
+	 * A relocatable file's (.o, .ko) addresses as pahole 1.24 reads
+	 * them: its allocated sections laid out from 0x10000 as libdwfl lays
+	 * them out (elf_file_layout_rel()), not each at 0. For pfunct, which
+	 * prints them.
+	 */
+	DW_FILE_DWFL_LAYOUT = 4,
 };
+
+/* Where libdwfl places a relocatable file's first section. */
+#define DW_DWFL_REL_BASE 0x10000
 
 /* dw_file_init with DW_FILE_* FLAGS. */
 int dw_file_init_flags(struct dw_file *df, struct elf_file *ef, unsigned flags,
@@ -613,6 +623,27 @@ struct dw_loc_summary {
 int dw_location_summary(const struct dw_cu *cu, const struct dw_attr *loc,
 			uint64_t entry_pc, struct dw_loc_summary *out,
 			struct d2b_error *err);
+
+/* ---- address ranges (dw_ranges.c) ---- */
+
+/* Called for each [LO, HI) of a range list, in the list's order: 0 goes
+ * on, > 0 stops (dw_ranges_each returns 0), < 0 fails (it returns -1). */
+typedef int dw_range_fn(void *arg, uint64_t lo, uint64_t hi);
+
+/* The ranges of a DW_AT_ranges value (sec_offset into .debug_ranges or
+ * .debug_rnglists, or a rnglistx the reader resolved), made absolute
+ * with the unit's base address and the list's base address entries. */
+int dw_ranges_each(const struct dw_cu *cu, const struct dw_attr *ranges, dw_range_fn *fn,
+		   void *arg, struct d2b_error *err);
+
+struct dw_ranges_sum {
+	uint64_t first;		/* LO of the first range, 0 if none */
+	uint64_t total;		/* sum of HI - LO */
+	uint32_t count;
+};
+
+int dw_ranges_sum(const struct dw_cu *cu, const struct dw_attr *ranges,
+		  struct dw_ranges_sum *out, struct d2b_error *err);
 
 /* Read helpers shared by the reader's files (bounds-checked by callers). */
 int dw_error(const struct dw_cu *cu, const uint8_t *at, struct d2b_error *err,
