@@ -294,6 +294,9 @@ int dw_file_init_flags(struct dw_file *df, struct elf_file *ef, unsigned flags,
 	df->path = elf_file_path(ef);
 	df->elf = ef;
 	df->machine = elf_file_machine(ef);
+	if ((flags & DW_FILE_DWFL_LAYOUT) && elf_file_layout_rel(ef, DW_DWFL_REL_BASE))
+		return d2b_error_set(err, "%s: its sections were relocated before their layout",
+				     df->path);
 	for (int i = 0; i < DW_SEC_NR; i++) {
 		const struct elf_section *s;
 

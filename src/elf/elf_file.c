@@ -192,6 +192,7 @@ static int read_sections(struct elf_file *ef, size_t ours, struct d2b_error *err
 		ef->priv[i].link = shdr.sh_link;
 		ef->priv[i].info = shdr.sh_info;
 		ef->priv[i].entsize = shdr.sh_entsize;
+		ef->priv[i].addralign = shdr.sh_addralign;
 
 		/* Section 0 may hold the extended counts in sh_size. */
 		if (i == 0 || s->type == SHT_NULL || s->type == SHT_NOBITS)
@@ -660,4 +661,36 @@ long elf_file_symbols_named(const struct elf_file *ef, const char *name,
 	if (elf_read_symtab(ef, s->index, syms, &count, err))
 		return -1;
 	return (long)count;
+}
+
+int elf_file_layout_rel(struct elf_file *ef, uint64_t base)
+{
+	uint64_t next;
+
+	if (ef->type != ET_REL)
+		return 0;
+	for (size_t i = 1; i < ef->nsecs; i++)
+		if (ef->priv[i].loaded && ef->secs[i].type != SHT_NOBITS &&
+		    !(ef->secs[i].flags & SHF_ALLOC))
+			return -1;	/* relocated already */
+restart:
+	next = base;
+	for (size_t i = 1; i < ef->nsecs; i++) {
+		struct elf_section *s = &ef->secs[i];
+		uint64_t align = ef->priv[i].addralign ? ef->priv[i].addralign : 1;
+
+		if (!(s->flags & SHF_ALLOC))
+			continue;
+		if (align & (align - 1))	/* not a power of two: as 1 */
+			align = 1;
+		if (base & (align - 1)) {
+			/* libdwfl starts again from a base this section's
+			 * alignment allows */
+			base = (base + align - 1) & ~(align - 1);
+			goto restart;
+		}
+		s->addr = (next + align - 1) & ~(align - 1);
+		next = s->addr + s->file_size;
+	}
+	return 0;
 }

@@ -99,6 +99,17 @@ bool elf_file_is_mapped(const struct elf_file *ef, const void *p, size_t n);
  */
 int elf_file_read(const struct elf_file *ef, const void *p, void *buf, size_t n);
 
+/*
+ * An ET_REL file's allocated sections placed as libdwfl's offline layout
+ * (dwfl_report_offline: pahole 1.24's) places them: from BASE (its first
+ * file: 0x10000), in section header order, each at its alignment. Their
+ * addr becomes that address, and the relocations of the sections loaded
+ * afterwards add it to their symbols' values, so DWARF addresses read as
+ * 1.24 prints them. A no-op for other types of file; -1 when a section
+ * was relocated already.
+ */
+int elf_file_layout_rel(struct elf_file *ef, uint64_t base);
+
 /* Section by header index (contents not loaded), or NULL. */
 const struct elf_section *elf_file_section_at(const struct elf_file *ef,
 					      size_t index);

@@ -32,6 +32,7 @@ struct elf_section_priv {
 	uint32_t link;		/* sh_link */
 	uint32_t info;		/* sh_info */
 	uint64_t entsize;	/* sh_entsize */
+	uint64_t addralign;	/* sh_addralign */
 	uint8_t *owned;		/* private buffer behind data, or NULL */
 	bool loaded;
 };

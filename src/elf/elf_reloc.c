@@ -11,7 +11,8 @@
  *   value = S + A           (absolute: *_64, *_32, *_32S, TLS offsets)
  *   value = S + A - P       (PC-relative; P = sh_addr + r_offset)
  *
- * S is the symbol's st_value (section addresses are 0 in ET_REL), A the
+ * S is the symbol's st_value plus its section's address (0 in ET_REL
+ * unless elf_file_layout_rel() laid the sections out), A the
  * explicit addend (RELA) or the bytes already at the location (REL), and the
  * low WIDTH bytes of the value are stored in the file's byte order. Only the
  * types debug sections use are known; anything else is an error, never a
@@ -188,6 +189,10 @@ static int apply_entries(struct reloc_run *r, const uint8_t *e, size_t n, size_t
 			addend = r->h.width == 8 ? elf_rd64(r->buf + where, ef->le)
 						 : elf_rd32(r->buf + where, ef->le);
 		value = r->syms[symi].value + addend;
+		/* S: a section's symbols are offsets in it (its address
+		 * is 0 unless elf_file_layout_rel() placed it) */
+		if (r->syms[symi].shndx && r->syms[symi].shndx < ef->nsecs)
+			value += ef->secs[r->syms[symi].shndx].addr;
 		if (r->h.pcrel)
 			value -= r->target->addr + where;
 		if (r->h.width == 8)

@@ -48,6 +48,9 @@ struct load_options {
 	 * (cu_model_apply_kabi_prefix()); NULL: none. Not with only_types
 	 * (the partial load finds types by their DIEs' names). */
 	const char *kabi_prefix;
+	/* pfunct -i / -T: each function's body (function.body), read after
+	 * the walk from the unit's DIEs (load_body.c). */
+	bool function_bodies;
 };
 
 /* The indexes of NAMES[0..N) in strcmp() order, ties by index (malloc'd),

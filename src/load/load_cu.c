@@ -1281,9 +1281,9 @@ static int build(struct loader *l)
 		return -1;
 	if (l->tu_units.len && import_type_units(l))
 		return -1;
-	if (loader_finish_arrays(l) || loader_resolve_fixups(l))
+	if (loader_finish_arrays(l) || loader_resolve_fixups(l) || loader_finish_model(l))
 		return -1;
-	return loader_finish_model(l);
+	return l->opts->function_bodies ? loader_read_bodies(l) : 0;
 }
 
 /* LAZY: try a partial load first; *FALLBACK is set when it was not

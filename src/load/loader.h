@@ -9,6 +9,7 @@
  *                   decode a DIE's attributes, and the general decoder
  *   load_resolve.c  after the walk: references, origins, the model's arrays
  *   load_partial.c  pahole -C's partial loads (load_options.only_types)
+ *   load_body.c     pfunct's function bodies (load_options.function_bodies)
  */
 #ifndef D2B_LOAD_LOADER_H
 #define D2B_LOAD_LOADER_H
@@ -409,6 +410,9 @@ void loader_walk_setup(struct loader *l);
 /* load_resolve.c */
 struct type *loader_unresolved_type(struct loader *l, uint64_t off);
 int loader_resolve_fixups(struct loader *l);
+/* load_body.c: every function's body (load_options.function_bodies), once
+ * the model is complete. */
+int loader_read_bodies(struct loader *l);
 int loader_finish_arrays(struct loader *l);
 int loader_finish_model(struct loader *l);
 

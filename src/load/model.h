@@ -213,6 +213,55 @@ struct type {
 	};
 };
 
+/*
+ * pfunct -i / -T: a function's body as pahole 1.24's loader keeps it
+ * (load_options.function_bodies; function.body is NULL otherwise). The
+ * function's own block (BODY_BLOCK) holds, in DIE order, its variables,
+ * labels, lexical blocks and inline expansions; what an inline expansion
+ * holds is lifted into the block around it (its nested expansions, blocks
+ * and labels, each before the expansion itself; its own variables and
+ * parameters are dropped), as 1.24 does.
+ */
+enum body_kind {
+	BODY_BLOCK,		/* the function's block or a DW_TAG_lexical_block */
+	BODY_VARIABLE,
+	BODY_LABEL,
+	BODY_INLINE,		/* DW_TAG_inlined_subroutine */
+	BODY_PARAM,		/* a DW_TAG_formal_parameter inside a lexical block */
+};
+
+/* Where a variable lives, from its own DW_AT_location */
+enum body_loc {
+	BODY_LOC_NONE,		/* none, or a location list */
+	BODY_LOC_ADDR,		/* DW_OP_addr, DW_OP_addrx */
+	BODY_LOC_REG,		/* DW_OP_reg1..31, DW_OP_breg0..31 */
+	BODY_LOC_FBREG,		/* DW_OP_fbreg */
+	BODY_LOC_OTHER,		/* anything else (DW_OP_reg0 included) */
+};
+
+struct body_item {
+	uint8_t kind;		/* enum body_kind */
+	uint8_t loc;		/* variables: enum body_loc */
+	bool declaration;	/* variables: DW_AT_declaration */
+	bool has_addr;		/* blocks: DW_AT_low_pc */
+	uint32_t line;		/* DW_AT_decl_line (its origin's when it has
+				 * none); inline expansions: DW_AT_call_line */
+	const char *name;	/* variables, labels (their origin's when they
+				 * have none) */
+	struct type *type;	/* variables (likewise); NULL: void */
+	uint64_t die_offset;
+	/* blocks: DW_AT_low_pc and high_pc - low_pc (0 without both);
+	 * inline expansions: DW_AT_low_pc, else the first range's start,
+	 * and the sum of their ranges */
+	uint64_t addr, size;
+	uint64_t origin;	/* inline expansions: DW_AT_abstract_origin */
+	/* blocks: what they hold, and pahole's counters of it */
+	struct body_item *items;
+	uint32_t nr_items;
+	uint32_t nr_variables, nr_labels, nr_inline_expansions;
+	uint64_t size_inline_expansions;
+};
+
 struct function {
 	const char *name;		/* after following origin/specification */
 	const char *linkage_name;
@@ -248,6 +297,8 @@ struct function {
 	 * (pahole's function lexblock: not those of nested blocks or inlined
 	 * instances); the others its whole subtree. */
 	uint32_t nr_lexblocks, nr_variables, nr_labels, nr_inline_expansions;
+	/* load_options.function_bodies: its block (see struct body_item) */
+	const struct body_item *body;
 };
 
 struct variable {
