@@ -40,6 +40,11 @@ static inline void fuzz_options_from(uint8_t b, const char *class_names,
 	po->cc_inlined = (b & 0xc0) == 0x80;
 	if ((b & 0xc0) == 0xc0)
 		po->function = "main";
+	/* -i (with -V), -t; addresses as with -V or -s */
+	po->inline_expansions = po->verbose && (b & 1);
+	po->total_inline_stats = (b & 0x26) == 0x26;
+	po->addr_info = true;
+	po->line_info = po->verbose || po->decl_info;
 }
 
 /* A private copy of the input (exact bounds for ASan, and the input stays

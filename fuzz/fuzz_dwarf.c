@@ -5,7 +5,8 @@
  *
  * The last byte of the input chooses the printer options (a trailing byte
  * rarely changes how an ELF file parses), so one corpus covers -E, -s,
- * --hex, -r, -C and pfunct's -P / -V / -l / -s / -p / -N / -E / -f.
+ * --hex, -r, -C and pfunct's -P / -V / -l / -s / -p / -N / -E / -f / -i / -t
+ * (the functions' bodies are read for every input).
  *
  * With -C, each unit is also loaded partially (load_options.only_types, as
  * pahole -C loads it) and printed by a second selector: when neither load
@@ -72,6 +73,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					 names[i]);
 	}
 	fuzz_options_from(data[size - 1], list, &so, &po);
+	/* pfunct -i / -T's bodies: read for every input, whatever prints */
+	lopts.function_bodies = true;
 	popts.only_types = names;
 	popts.nr_only_types = NR_NAMES;
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Kernel scale: our pfunct on the Debian cloud vmlinux and three modules
-# equals pfunct 1.24 (-F dwarf). 1.24 needs ~10 minutes per vmlinux listing,
+# equals pfunct 1.24 (-F dwarf), function bodies (-i, -T -V, -I, -t) too. 1.24 needs ~10 minutes per vmlinux listing,
 # so its outputs are cached beside the corpus (keyed by its version) and
 # made only when missing. Also: identical output for -j1, -j2, -j4, -j8.
 . "$D2B_SRC/tests/lib.sh"
@@ -38,8 +38,28 @@ check() { # FILE OPTS...
 	fi
 }
 
+# check_bodies FILE OPTS...: check for -i / -T -V, gcc's __func__ (no
+# DW_AT_decl_line: 1.24 prints stack garbage, we 0, PF-NULL-LINE) read as
+# line 0 on both sides.
+check_bodies() {
+	local file=$1 func='s|\(__func__; /\* scope: [a-z]* \*/ *// \) *[0-9]*$|\1    0|'
+	shift
+	local want
+	want=$(ref "$file" "$@")
+	if ! "$ours" -j2 "$@" "$file" > "$tmp/got" 2> "$tmp/err"; then
+		echo "FAIL: pfunct $* $(basename "$file") exited non-zero: $(head -1 "$tmp/err")" >&2
+		fails=$((fails + 1))
+	elif ! cmp -s <(sed "$func" "$tmp/got") <(sed "$func" "$want"); then
+		echo "FAIL: pfunct $* $(basename "$file") differs from 1.24:" >&2
+		diff <(sed "$func" "$tmp/got") <(sed "$func" "$want") | head -20 >&2
+		fails=$((fails + 1))
+	fi
+}
+
 check "$corpus/vmlinux"
 check "$corpus/vmlinux" -P
+check "$corpus/vmlinux" -I	# 1.24: ~4 minutes
+check "$corpus/vmlinux" -t
 check "$corpus/vmlinux" -c sk_buff -V	# 1.24: ~12 s and 2.9 GB
 check "$corpus/vmlinux" --symtab
 for m in "$corpus"/modules/*.ko; do
@@ -47,6 +67,13 @@ for m in "$corpus"/modules/*.ko; do
 		--symtab; do
 		# shellcheck disable=SC2086
 		check "$m" $opts
+	done
+	for opts in "-I" "-t"; do
+		check "$m" "$opts"
+	done
+	for opts in "-i" "-T -V"; do
+		# shellcheck disable=SC2086
+		check_bodies "$m" $opts
 	done
 done
 

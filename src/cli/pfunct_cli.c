@@ -159,7 +159,8 @@ static int unsupported(const char *opt)
 
 static int run_file(const char *path, const char *formats,
 		    const char *btf_base, struct pfunct_run *run,
-		    unsigned threads, size_t thread_bytes, bool decl_info)
+		    unsigned threads, size_t thread_bytes, bool decl_info,
+		    bool bodies)
 {
 	struct cli_input in;
 	struct d2b_error err = { 0 };
@@ -171,11 +172,13 @@ static int run_file(const char *path, const char *formats,
 		.skip_type_units = true,
 		.load.skip_locations = true,
 		.load.skip_line_files = !decl_info,
+		.load.function_bodies = bodies,
 	};
 	int rc;
 
+	/* DW_FILE_DWFL_LAYOUT: a .o's or .ko's addresses as 1.24 prints them */
 	if (cli_input_open(&in, path, formats, btf_base,
-			   decl_info ? 0 : DW_FILE_NO_LINE, &err))
+			   (decl_info ? 0 : DW_FILE_NO_LINE) | DW_FILE_DWFL_LAYOUT, &err))
 		return cli_fail("pfunct", &err);
 	rc = cli_input_run(&in, &so, consume_cu, run, &err);
 	if (rc && run->stopped)
@@ -297,10 +300,10 @@ int pfunct_main(int argc, char **argv)
 			opts.addr = strtoull(optarg, NULL, 0);
 			break;
 		case 'b': return unsupported("-b/--expand_types");
-		case 'i': return unsupported("-i/--inline_expansions");
-		case 'I': return unsupported("-I/--inline_expansions_stats");
-		case 't': return unsupported("-t/--total_inline_stats");
-		case 'T': return unsupported("-T/--variables");
+		case 'i': opts.inline_expansions = opts.verbose = true; break;
+		case 'I': opts.formatter = PFUNCT_FMT_INLINE_STATS; break;
+		case 't': opts.total_inline_stats = true; break;
+		case 'T': opts.variables = true; break;
 		case OPT_SYMTAB: symtab = optarg ? optarg : ".symtab"; break;
 		case OPT_COMPILE: return unsupported("--compile");
 		default:
@@ -312,6 +315,11 @@ int pfunct_main(int argc, char **argv)
 		fputs(pfunct_see, stderr);
 		return 1;
 	}
+	/* what 1.24's options make its loader read (pfunct_body.h) */
+	opts.addr_info = opts.addr || opts.verbose || opts.total_inline_stats ||
+			 opts.formatter == PFUNCT_FMT_SIZES ||
+			 opts.formatter == PFUNCT_FMT_INLINE_STATS;
+	opts.line_info = opts.verbose || opts.decl_info;
 	if (symtab)	/* nothing else: pfunct reads no debug info then */
 		return symtab_main(argv + optind, (size_t)(argc - optind), symtab);
 
@@ -323,10 +331,9 @@ int pfunct_main(int argc, char **argv)
 		return cli_fail("pfunct", &err);
 	}
 	for (int i = optind; i < argc && !rc; i++) {
+		pfunct_printer_next_file(run.printer);
 		rc = run_file(argv[i], formats, btf_base, &run, threads, thread_bytes,
-			      opts.decl_info);
-		if (pfunct_printer_done(run.printer))
-			break;
+			      opts.decl_info, pfunct_printer_wants_bodies(&opts));
 	}
 	if (!rc) {
 		if (pfunct_printer_finish(run.printer, &run.out, &err))

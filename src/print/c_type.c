@@ -237,7 +237,7 @@ static void params_into(struct strbuf *sb, const struct c_ftype *f, int indent,
 			if (indent == 0) {
 				strbuf_puts(sb, ", ");
 			} else {
-				strbuf_putc(sb, '\n');
+				strbuf_puts(sb, ",\n");
 				strbuf_fill(sb, '\t', indent > 16 ? 16 : indent);
 			}
 		}

@@ -25,10 +25,9 @@
 #include "dwarf/dw_const.h"
 #include "print/c_type.h"
 #include "print/fn_table.h"
+#include "print/pfunct_body.h"
+#include "print/pfunct_fn.h"
 #include "util/vec.h"
-
-/* How many DW_AT_abstract_origin / DW_AT_specification hops we follow. */
-#define PFUNCT_MAX_HOPS 8
 
 struct pfunct_entry {
 	size_t name_off;	/* into strs */
@@ -40,6 +39,14 @@ struct pfunct_entry {
 	uint32_t nr_labels;	/* -g */
 	uint32_t nr_files;	/* definitions seen (the -V count) */
 	bool external;
+	size_t body_off;	/* into strs (-i, -T); SIZE_MAX when not rendered */
+	/* -I: its block's inline expansions and their bytes */
+	uint32_t nr_inline_expansions;
+	uint64_t size_inline_expansions;
+	/* -t: the expansions of it in its unit, and in its merged
+	 * duplicates' */
+	uint32_t nr_expansions;
+	uint64_t size_expansions;
 };
 
 DEFINE_VEC(pfunct_entry_vec, struct pfunct_entry)
@@ -80,69 +87,6 @@ struct pfunct_printer {
 	bool addr_found;
 	struct strbuf addr_text;
 };
-
-/* ---- Following DW_AT_abstract_origin / DW_AT_specification ---- */
-
-static const struct function *fn_origin(const struct cu_model *cu,
-					const struct function *fn)
-{
-	uint64_t off = fn->origin_offset ? fn->origin_offset
-					 : fn->specification_offset;
-
-	if (!off || off == fn->die_offset)
-		return NULL;
-	return cu_model_function_at_offset(cu, off);
-}
-
-/*
- * The name pfunct 1.24 gives FN: its own DW_AT_name, else its origin's
- * (DW_AT_abstract_origin, else DW_AT_specification) as 1.24's loader has
- * it when it reaches FN. That loader names the unit's functions one by one
- * in DIE order, each from its origin's name so far: an origin later in the
- * unit has none yet unless it has one of its own. So clang's concrete
- * instance of a destructor, listed before its abstract instance (which is
- * named by its declaration), has no name, and is not listed.
- */
-static const char *fn_name(const struct cu_model *cu, const struct function *fn)
-{
-	for (int i = 0; fn && i < PFUNCT_MAX_HOPS; i++) {
-		const struct function *o;
-
-		if (fn->own_name)
-			return fn->name;
-		o = fn_origin(cu, fn);
-		if (o && !o->own_name && o->die_offset > fn->die_offset)
-			return NULL;
-		fn = o;
-	}
-	return NULL;
-}
-
-static const struct type *fn_ret(const struct cu_model *cu,
-				 const struct function *fn)
-{
-	for (int i = 0; fn && i < PFUNCT_MAX_HOPS; i++) {
-		if (fn->ret)
-			return fn->ret;
-		fn = fn_origin(cu, fn);
-	}
-	return NULL;
-}
-
-/* decl_file / decl_line, taken from the origin when the DIE has none (as
- * libdw's dwarf_decl_file/line do). Returns the function holding them. */
-static const struct function *fn_decl(const struct cu_model *cu,
-				      const struct function *fn)
-{
-	const struct function *pos = fn;
-
-	for (int i = 0; pos && i < PFUNCT_MAX_HOPS; i++) {
-		if (pos->decl_line)
-			return pos;
-		pos = fn_origin(cu, pos);
-	}
-	return fn;
-}
 
 /* The DIE's own DW_AT_inline: pahole reads it from the DIE only (the model's
  * inline_attr also carries the abstract origin's). */
@@ -418,23 +362,21 @@ static void format_prototype(struct strbuf *sb, struct tname_cache *tc,
 			     const struct function *fn, bool decl_info,
 			     bool no_parm_names)
 {
-	struct c_ftype ft = c_ftype_of_function(fn);
+	struct c_ftype ft;
 	struct param *fixed = NULL;
-	const char *name = fn_name(cu, fn);
+	const char *name = pfunct_fn_name(cu, fn);
 	unsigned flags = 0;
 
 	if (decl_info) {
-		const struct function *d = fn_decl(cu, fn);
+		const struct function *d = pfunct_fn_decl(cu, fn);
 		const char *file = NULL;
 		unsigned line = d->decl_line;
 
 		/* libdw (0.188), and so pfunct 1.24, has no name for file index 0
 		 * (DWARF 5's primary file, which clang uses): it prints
-		 * "(null):0", line included. */
+		 * "(null):LINE". */
 		if (d->decl_file)
 			file = cu_model_file_name(cu, d->decl_file);
-		else
-			line = 0;
 		strbuf_add(sb, "/* Used at: ", 12);
 		strbuf_puts(sb, cu->name ? cu->name : "");
 		strbuf_add(sb, " */\n/* <", 8);
@@ -450,31 +392,7 @@ static void format_prototype(struct strbuf *sb, struct tname_cache *tc,
 		strbuf_add(sb, " */\n", 4);
 	}
 
-	ft.ret = fn_ret(cu, fn);
-	/* A concrete instance's parameters may carry only their origin. */
-	for (uint32_t i = 0; i < fn->nr_params; i++) {
-		const struct param *p = &fn->params[i];
-
-		if (p->origin && (!p->name || !p->type)) {
-			fixed = malloc(fn->nr_params * sizeof(*fixed));
-			break;
-		}
-	}
-	if (fixed) {
-		for (uint32_t i = 0; i < fn->nr_params; i++) {
-			const struct param *o = fn->params[i].origin;
-
-			fixed[i] = fn->params[i];
-			for (int h = 0; o && h < PFUNCT_MAX_HOPS; h++) {
-				if (!fixed[i].name)
-					fixed[i].name = o->name;
-				if (!fixed[i].type)
-					fixed[i].type = o->type;
-				o = o->origin;
-			}
-		}
-		ft.params = fixed;
-	}
+	ft = pfunct_fn_ftype(cu, fn, &fixed);
 
 	if (fn_declared_inline(fn))
 		flags |= C_FT_INLINE;
@@ -612,12 +530,40 @@ bool pfunct_printer_done(const struct pfunct_printer *p)
 	return p->done;
 }
 
+void pfunct_printer_next_file(struct pfunct_printer *p)
+{
+	if (p->opts.function)
+		p->done = false;
+}
+
+bool pfunct_printer_wants_bodies(const struct pfunct_options *o)
+{
+	return o->inline_expansions || o->variables || o->total_inline_stats ||
+	       o->formatter == PFUNCT_FMT_INLINE_STATS;
+}
+
+static struct pfunct_body_options body_options(const struct pfunct_options *o)
+{
+	struct pfunct_body_options b = {
+		.addr_info = o->addr_info,
+		.line_info = o->line_info,
+		.no_parm_names = o->no_parm_names,
+	};
+	return b;
+}
+
 /* Whether the listing keeps each function's prototype (not for -a, which
  * builds the listing only for -V's duplicate reports). */
 static bool needs_text(const struct pfunct_options *o)
 {
 	return o->formatter == PFUNCT_FMT_DEFAULT && (o->prototypes || o->verbose) &&
-	       !o->addr;
+	       !o->addr && !o->total_inline_stats;
+}
+
+/* ... and its body after it (-i, -T -V) */
+static bool needs_body(const struct pfunct_options *o)
+{
+	return needs_text(o) && !o->prototypes && (o->variables || o->inline_expansions);
 }
 
 /* -V: pfunct's fn_stats__chkdupdef report for a second definition. */
@@ -661,11 +607,25 @@ static int add_listing(struct pfunct_printer *p, const struct cu_model *cu,
 	while ((p->entries.len + cu->nr_functions) * 2 > p->nr_slots)
 		if (slots_grow(p))
 			return d2b_error_oom(err);
+	uint32_t *nr_exp = NULL;
+	uint64_t *size_exp = NULL;
+	int rc = 0;
+
 	if (needs_text(o))
 		tnames_new_unit(&p->tnames);
-	for (uint32_t i = 0; i < cu->nr_functions; i++) {
+	if (o->total_inline_stats && cu->nr_functions) {
+		nr_exp = calloc(cu->nr_functions, sizeof(*nr_exp));
+		size_exp = calloc(cu->nr_functions, sizeof(*size_exp));
+		if (!nr_exp || !size_exp) {
+			free(nr_exp);
+			free(size_exp);
+			return d2b_error_oom(err);
+		}
+		pfunct_account_inlines(cu, nr_exp, size_exp);
+	}
+	for (uint32_t i = 0; i < cu->nr_functions && !rc; i++) {
 		const struct function *fn = &cu->functions[i];
-		const char *name = fn_name(cu, fn);
+		const char *name = pfunct_fn_name(cu, fn);
 		struct pfunct_entry *e;
 		uint32_t hash;
 		size_t slot;
@@ -692,15 +652,23 @@ static int add_listing(struct pfunct_printer *p, const struct cu_model *cu,
 						   pfunct_function_size(fn),
 						   fn->nr_params);
 				first->nr_files++;
+				if (nr_exp) {
+					first->nr_expansions += nr_exp[i];
+					first->size_expansions += size_exp[i];
+				}
 				continue;
 			}
 		}
 
-		if (p->entries.len >= UINT32_MAX - 1)
-			return d2b_error_set(err, "pfunct: too many functions");
+		if (p->entries.len >= UINT32_MAX - 1) {
+			rc = d2b_error_set(err, "pfunct: too many functions");
+			break;
+		}
 		e = pfunct_entry_vec_push_zero(&p->entries);
-		if (!e)
-			return d2b_error_oom(err);
+		if (!e) {
+			rc = d2b_error_oom(err);
+			break;
+		}
 		e->name_off = str_keep(p, name);
 		e->cu_name_off = p->cu_name_off;
 		e->size = pfunct_function_size(fn);
@@ -710,20 +678,42 @@ static int add_listing(struct pfunct_printer *p, const struct cu_model *cu,
 		e->nr_files = 1;
 		e->external = fn_external(fn);
 		e->text_off = SIZE_MAX;
+		e->body_off = SIZE_MAX;
+		if (fn->body) {
+			e->nr_inline_expansions = fn->body->nr_inline_expansions;
+			e->size_inline_expansions = fn->body->size_inline_expansions;
+		}
+		if (nr_exp) {
+			e->nr_expansions = nr_exp[i];
+			e->size_expansions = size_exp[i];
+		}
 		if (needs_text(o)) {
 			e->text_off = p->strs.len;
 			format_prototype(&p->strs, &p->tnames, cu, fn,
 					 o->decl_info, o->no_parm_names);
 			strbuf_putc(&p->strs, '\0');
 		}
-		if (p->strs.oom)
-			return d2b_error_oom(err);
+		if (needs_body(o)) {
+			struct pfunct_body_options bo = body_options(o);
+
+			e->body_off = p->strs.len;
+			pfunct_format_body(&p->strs, cu, fn, &bo);
+			strbuf_putc(&p->strs, '\0');
+		}
+		if (p->strs.oom) {
+			rc = d2b_error_oom(err);
+			break;
+		}
 		p->slots[slot].hash = hash;
 		p->slots[slot].entry = (uint32_t)p->entries.len;
-		if (p->entries.len * 2 > p->nr_slots && slots_grow(p))
-			return d2b_error_oom(err);
+		if (p->entries.len * 2 > p->nr_slots && slots_grow(p)) {
+			rc = d2b_error_oom(err);
+			break;
+		}
 	}
-	return 0;
+	free(nr_exp);
+	free(size_exp);
+	return rc;
 }
 
 /* pfunct 1.24's function__show(): the prototype, unless FN is external or
@@ -737,6 +727,11 @@ static void function_show(const struct pfunct_printer *p,
 	pfunct_format_prototype(out, cu, fn, p->opts.decl_info,
 				p->opts.no_parm_names);
 	strbuf_putc(out, '\n');
+	if (p->opts.variables || p->opts.inline_expansions) {
+		struct pfunct_body_options bo = body_options(&p->opts);
+
+		pfunct_format_body(out, cu, fn, &bo);
+	}
 }
 
 /* -a: the first function of the unit whose code holds the address. */
@@ -769,7 +764,7 @@ static int add_function_search(struct pfunct_printer *p,
 
 		if (!fn_table_holds(fn))
 			continue;
-		name = fn_name(cu, fn);
+		name = pfunct_fn_name(cu, fn);
 		if (!name || strcmp(name, p->opts.function))
 			continue;
 		function_show(p, cu, fn, out);
@@ -830,7 +825,7 @@ static int add_class_search(struct pfunct_printer *p, const struct cu_model *cu,
 		/* nameless (clang's concrete instance before its abstract
 		 * one): 1.24 types its parameters from an origin it has not
 		 * read yet, as void, so never lists it */
-		name = fn_name(cu, fn);
+		name = pfunct_fn_name(cu, fn);
 		if (!name)
 			continue;
 		if (p->opts.verbose)
@@ -853,7 +848,7 @@ int pfunct_printer_add_cu(struct pfunct_printer *p, const struct cu_model *cu,
 		return 0;
 	if (p->opts.function)
 		rc = add_function_search(p, cu, out, err);
-	else if (p->opts.class_name)
+	else if (p->opts.class_name && !p->opts.total_inline_stats)
 		rc = add_class_search(p, cu, out, err);
 	else
 		rc = add_listing(p, cu, out, err);
@@ -877,9 +872,7 @@ int pfunct_printer_finish(struct pfunct_printer *p, struct strbuf *out,
 {
 	const struct pfunct_options *o = &p->opts;
 
-	if (o->function || o->class_name)
-		return 0;
-	if (o->addr) {
+	if (o->addr && !o->function && !o->class_name) {
 		if (!p->addr_found)
 			return d2b_error_set(err, "No function found at %#llx!",
 					     (unsigned long long)o->addr);
@@ -887,6 +880,25 @@ int pfunct_printer_finish(struct pfunct_printer *p, struct strbuf *out,
 			strbuf_add(out, p->addr_text.buf, p->addr_text.len);
 		return out->oom || p->addr_text.oom ? d2b_error_oom(err) : 0;
 	}
+	if (o->total_inline_stats) {
+		/* print_total_inline_stats(): the entries that expand more
+		 * than once, name cut at 31 */
+		strbuf_addf(out, "%-32.32s  %5.5s / %5.5s = %5.5s  %s\n", "name", "totsz",
+			    "exp#", "avgsz", "src#");
+		for (size_t i = p->entries.len; i-- > 0;) {
+			const struct pfunct_entry *e = &p->entries.data[i];
+
+			if (e->nr_expansions <= 1)
+				continue;
+			strbuf_addf(out, "%-31.31s %6u %7u  %6u %6u\n", entry_name(p, e),
+				    (unsigned)e->size_expansions, e->nr_expansions,
+				    (unsigned)(e->size_expansions / e->nr_expansions),
+				    e->nr_files);
+		}
+		return out->oom ? d2b_error_oom(err) : 0;
+	}
+	if (o->function || o->class_name)
+		return 0;
 	for (size_t i = p->entries.len; i-- > 0;) {
 		const struct pfunct_entry *e = &p->entries.data[i];
 
@@ -915,6 +927,13 @@ int pfunct_printer_finish(struct pfunct_printer *p, struct strbuf *out,
 			strbuf_putc(out, '\n');
 			break;
 		}
+		case PFUNCT_FMT_INLINE_STATS:
+			if (!e->nr_inline_expansions)
+				break;
+			put_name_colon(out, p, e);
+			strbuf_addf(out, "%u %d\n", e->nr_inline_expansions,
+				    (int)e->size_inline_expansions);
+			break;
 		case PFUNCT_FMT_NAME_LEN:
 			put_name_colon(out, p, e);
 			put_num(out, strlen(entry_name(p, e)), 10);
@@ -930,6 +949,8 @@ int pfunct_printer_finish(struct pfunct_printer *p, struct strbuf *out,
 			strbuf_putc(out, '\n');
 			if (o->prototypes)
 				break;
+			if (e->body_off != SIZE_MAX)
+				strbuf_puts(out, str_at(p, e->body_off));
 			strbuf_add(out, "/* definitions: ", 16);
 			put_num(out, e->nr_files, 10);
 			strbuf_add(out, " */\n\n", 5);

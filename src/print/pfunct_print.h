@@ -65,6 +65,8 @@ enum pfunct_formatter {
 	PFUNCT_FMT_NR_VARIABLES,	/* -S: "name: N" when the function's own
 				 * variables are not 0 */
 	PFUNCT_FMT_LABELS,	/* -g: "name: N" when its own labels are not 0 */
+	PFUNCT_FMT_INLINE_STATS,	/* -I: "name: E B" when its block holds
+				 * E > 0 inline expansions of B bytes */
 };
 
 struct pfunct_options {
@@ -79,6 +81,18 @@ struct pfunct_options {
 	const char *function;	/* -f NAME; NULL: list */
 	const char *class_name;	/* -c CLASS (when no -f); NULL: list */
 	uint64_t addr;		/* -a ADDR (when no -f, -c); 0: none */
+	/* -i (the CLI sets verbose too) and -T: with a prototype, the body
+	 * (print/pfunct_body.h; the units must be loaded with
+	 * load_options.function_bodies) */
+	bool inline_expansions;
+	bool variables;
+	/* -t: the table of functions inlined more than once (and nothing
+	 * else, but -f's output or -a's) */
+	bool total_inline_stats;
+	/* What 1.24 loads (pfunct_body.h): addresses (-a, -s, -i, -I, -t,
+	 * -V), variables' lines (-i, -l, -V) */
+	bool addr_info;
+	bool line_info;
 };
 
 struct pfunct_printer;
@@ -95,6 +109,14 @@ int pfunct_printer_add_cu(struct pfunct_printer *p, const struct cu_model *cu,
 
 /* True once no further unit can change the output (-f found its unit). */
 bool pfunct_printer_done(const struct pfunct_printer *p);
+
+/* The next file on the command line: -f searches each file (1.24 loads
+ * each on its own, and its search stops at the first match in each). */
+void pfunct_printer_next_file(struct pfunct_printer *p);
+
+/* Whether the units need their functions' bodies
+ * (load_options.function_bodies). */
+bool pfunct_printer_wants_bodies(const struct pfunct_options *o);
 
 /* Append the listing (nothing in -f mode). Returns 0, or -1 with err set. */
 int pfunct_printer_finish(struct pfunct_printer *p, struct strbuf *out,
