@@ -95,7 +95,7 @@ if [ "${1:-}" = --seed ]; then
 				done
 				# pfunct: the modes of t3000, with its C++ excuses;
 				# -f for every listed name on one build a seed.
-				pf_opts=("" "-P" "-V" "-s" "-p" "-N" "-E" "-l -P" "--no_parm_names -P")
+				pf_opts=("" "-P" "-V" "-s" "-p" "-N" "-E" "-l -P" "--no_parm_names -P" "-i" "-I")
 				pf_f=0
 				[ $i = $((seed % 8 + 1)) ] && pf_f=1
 				while IFS= read -r fn; do

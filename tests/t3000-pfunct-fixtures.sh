@@ -105,7 +105,8 @@ for f in $fx; do
 	cxx_*|*_cxx.*) cxx=1; compared_cxx=$((compared_cxx + 1)) ;;
 	esac
 	if full "$name"; then
-		modes=("" "-P" "--no_parm_names -P" "-s" "-V" "-E" "-H" "-G" "-p" "-N" "-l -P" "-S" "-g")
+		modes=("" "-P" "--no_parm_names -P" "-s" "-V" "-E" "-H" "-G" "-p" "-N" "-l -P" "-S" "-g"
+		       "-i" "-T -V" "-I" "-t")
 	else
 		modes=("" "-P")
 	fi

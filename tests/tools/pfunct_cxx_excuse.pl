@@ -4,7 +4,8 @@
 # ours (GOT) line by line, excusing only the documented C++ differences
 # (docs/compat-pfunct.md):
 #   PF-RVALUE   1.24 prints an rvalue reference's type as nothing:
-#               "int f( x);", "int f(int *, );", " forward<T>(type &);"
+#               "int f( x);", "int f(int *, );", " forward<T>(type &);",
+#               and in -i's wrapped parameter lines "\t\t r);"
 #   PF-CXX-RET  1.24 prints "void" for a return type the DIE takes from its
 #               declaration (DW_AT_specification): "void area(...)" where
 #               ours prints "double area(...)"
@@ -75,6 +76,12 @@ my $bad = 0;
 for my $i (0 .. $#want) {
 	my ($w, $g) = ($want[$i], $got[$i]);
 	next if $w eq $g;
+	# PF-RVALUE on a parameter line of an inline expansion (-i wraps its
+	# origin's parameters, one a line after the first, indented by tabs)
+	if ($g =~ /^\t/ && $g !~ /\(/) {
+		(my $p = $g) =~ s/^(\t+)(?:[^<>]|$targs)*?&&(?= )/$1/;
+		next if $w eq $p;
+	}
 	$g = rvalue_as_124($g);
 	next if $w eq $g;
 	# PF-CXX-RET
