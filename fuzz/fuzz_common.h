@@ -45,6 +45,9 @@ static inline void fuzz_options_from(uint8_t b, const char *class_names,
 	po->total_inline_stats = (b & 0x26) == 0x26;
 	po->addr_info = true;
 	po->line_info = po->verbose || po->decl_info;
+	/* -b, --compile */
+	po->expand_types = (b & 0x30) == 0x30;
+	po->compile = po->expand_types && (b & 4);
 }
 
 /* A private copy of the input (exact bounds for ASan, and the input stays

@@ -127,6 +127,9 @@ seed_cli() {
 \001-I
 \001-t\000-E
 \001-i\000-f\000main\000-T
+\001-b
+\001--compile
+\001--compile=main\000-V
 ARGS
 }
 

@@ -94,6 +94,7 @@ known PF-NULL-LINE
 known PF-RVALUE
 known PF-CXX-RET
 known PF-CXX-SPEC
+known PF-CXX-EMIT
 compared=0
 compared_cxx=0
 classes=0
@@ -106,7 +107,7 @@ for f in $fx; do
 	esac
 	if full "$name"; then
 		modes=("" "-P" "--no_parm_names -P" "-s" "-V" "-E" "-H" "-G" "-p" "-N" "-l -P" "-S" "-g"
-		       "-i" "-T -V" "-I" "-t")
+		       "-i" "-T -V" "-I" "-t" "-b" "--compile")
 	else
 		modes=("" "-P")
 	fi
@@ -127,6 +128,8 @@ for f in $fx; do
 		;;
 	esac
 	for m in "${modes[@]}"; do
+		# C++ types as -b prints them: PF-CXX-EMIT
+		case $cxx/$m in 1/-b|1/--compile) continue ;; esac
 		# shellcheck disable=SC2086
 		same $m "$f"
 	done

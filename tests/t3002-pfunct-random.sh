@@ -18,7 +18,7 @@
 # nothing else is excused. OPTS:
 #   - on four of the eight builds (alternating with the seed): (none), -P,
 #     --no_parm_names -P, -s, -V, -E, -H, -p, -N, -l -P, -l, -S, -g,
-#     --symtab, -i, -I, -t, -c NAME (and -V) for each struct, and on executables
+#     --symtab, -i, -I, -t, -b, --compile, -c NAME (and -V) for each struct, and on executables
 #     -a ADDR at each function symbol;
 #     on the other four: (none), -P and -s;
 #   - on every build: -f NAME for every name 1.24 lists and one it does
@@ -87,7 +87,7 @@ if [ "${1:-}" = --seed ]; then
 		fi
 		if [ "${D2B_T3002_ALLMODES:-0}" = 1 ] || [ $((i % 2)) = $((seed % 2)) ]; then
 			modes=("" "-P" "--no_parm_names -P" "-s" "-V" "-E" "-H" "-p" "-N" "-l -P" "-l"
-			       "-S" "-g" "--symtab" "-i" "-I" "-t")
+			       "-S" "-g" "--symtab" "-i" "-I" "-t" "-b" "--compile")
 			full=1
 		else
 			modes=("" "-P" "-s")

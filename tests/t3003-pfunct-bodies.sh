@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# pfunct's function bodies against Debian's pfunct 1.24, byte for byte
-# (stdout; ours must exit 0): -i and -T -V (the block tree: variables and
+# pfunct's function bodies and -b/--compile against Debian's pfunct 1.24,
+# byte for byte (stdout; ours must exit 0): -i and -T -V (the block tree: variables and
 # their scopes, labels, lexical blocks with their offsets and sizes, inline
 # expansions with their sizes summed over DW_AT_ranges), -I, -t, their
 # mixes with -E, -s, -P, -l, and -f's bodies (-i, -T without addresses, -T
-# -l, -T -s), on tests/pfunct_bodies (hot/cold split functions, expansions
+# -l, -T -s); -b and --compile (each function's types before it, the
+# struct a type is only declared as printed empty, 1.24's bodies of return
+# statements), on tests/pfunct_bodies (hot/cold split functions, expansions
 # inside expansions, 20 nested blocks, three units sharing a static inline
 # and an external function) built by gcc and clang, -O0 and -O2, DWARF 4
 # and 5, as objects (whose addresses 1.24 lays out from 0x10000) and as
@@ -50,12 +52,28 @@ for cc in gcc clang; do
 				"$cc" "${cf[@]}" -c "$src/multi/$u.c" -o "$b-$u.o" || d2b_fail "build $b $u"
 			done
 			"$cc" "$b-a.o" "$b-b.o" "$b-main.o" -o "$b-multi" || d2b_fail "link $b"
+			"$cc" "${cf[@]}" -c "$src/types.c" -o "$b-types.o" &&
+				"$cc" "${cf[@]}" -c "$src/declared.c" -o "$b-declared.o" ||
+				d2b_fail "build $b types"
 			for f in "$b-blocks.o" "$b-blocks" "$b-deep.o" "$b-multi"; do
 				for m in "${modes[@]}"; do
 					# shellcheck disable=SC2086
 					same $m "$f"
 				done
 			done
+			# -b and --compile: every function's types, and one's
+			for f in "$b-types.o" "$b-declared.o" "$b-blocks" "$b-multi"; do
+				for m in "-b" "--compile" "-b -l" "--compile -T" "-b -t" "-b -V"; do
+					# shellcheck disable=SC2086
+					same $m "$f"
+				done
+			done
+			for fn in ret_ptr ret_struct ret_typedef ret_enum ret_const_ptr ret_void; do
+				same -b -f "$fn" "$b-types.o"
+				same --compile="$fn" "$b-types.o"
+			done
+			same -b "$b-types.o" "$b-declared.o"
+			same --compile "$b-a.o" "$b-b.o" "$b-main.o"
 			for fn in nested_blocks sq report_error once_inlined checked_div; do
 				for m in "-i -f" "-T -f" "-T -l -f" "-T -s -f"; do
 					# shellcheck disable=SC2086
@@ -74,7 +92,7 @@ for cc in gcc clang; do
 		done
 	done
 done
-[ "$checked" -ge 640 ] || d2b_fail "only $checked comparisons"
+[ "$checked" -ge 944 ] || d2b_fail "only $checked comparisons"
 
 [ $fails = 0 ] || d2b_fail "$fails of $checked comparisons differ"
 echo "ok: $checked comparisons"

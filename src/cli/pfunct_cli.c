@@ -151,12 +151,6 @@ static int bad_option(const char *fmt, const char *what)
 	return PFUNCT_EXIT_USAGE;
 }
 
-static int unsupported(const char *opt)
-{
-	fprintf(stderr, "pfunct: option %s is not supported yet\n", opt);
-	return 1;
-}
-
 static int run_file(const char *path, const char *formats,
 		    const char *btf_base, struct pfunct_run *run,
 		    unsigned threads, size_t thread_bytes, bool decl_info,
@@ -299,13 +293,17 @@ int pfunct_main(int argc, char **argv)
 			 * what does not parse is 0, which pfunct ignores */
 			opts.addr = strtoull(optarg, NULL, 0);
 			break;
-		case 'b': return unsupported("-b/--expand_types");
+		case 'b': opts.expand_types = true; break;
 		case 'i': opts.inline_expansions = opts.verbose = true; break;
 		case 'I': opts.formatter = PFUNCT_FMT_INLINE_STATS; break;
 		case 't': opts.total_inline_stats = true; break;
 		case 'T': opts.variables = true; break;
 		case OPT_SYMTAB: symtab = optarg ? optarg : ".symtab"; break;
-		case OPT_COMPILE: return unsupported("--compile");
+		case OPT_COMPILE:
+			opts.expand_types = opts.compile = true;
+			if (optarg)
+				opts.function = optarg;
+			break;
 		default:
 			return bad_option("invalid option -- '%s'", "?");
 		}

@@ -375,6 +375,14 @@ static void check_unnatural(struct layout_cache *lc, const struct type *t,
 	}
 }
 
+void layout_check_unnatural(struct layout_cache *lc, const struct type *t)
+{
+	const struct layout_class *c = is_composite(t) ? layout_members(lc, t) : NULL;
+
+	if (c)
+		check_unnatural(lc, t, c);
+}
+
 bool layout_infer_packed(struct layout_cache *lc, const struct type *t)
 {
 	struct layout_class *c;

@@ -118,6 +118,11 @@ struct layout_class *layout_holes(struct layout_cache *lc, const struct type *t)
 /* class__infer_packed_attributes: true when T must be __packed__. */
 bool layout_infer_packed(struct layout_cache *lc, const struct type *t);
 
+/* type__check_structs_at_unnatural_alignments: the structs among T's
+ * members at an offset their natural alignment does not divide are
+ * packed (their inference is settled so). */
+void layout_check_unnatural(struct layout_cache *lc, const struct type *t);
+
 /* union__infer_packed_attributes: marks member structs whose natural
  * alignment does not divide the union size as packed. */
 void layout_union_infer_packed(struct layout_cache *lc, const struct type *t);

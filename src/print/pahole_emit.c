@@ -56,6 +56,9 @@ struct pahole_emit {
 	struct strbuf *out;
 	unsigned depth;
 	bool oom;
+	/* pfunct's emitter (pahole_emit_create_pfunct): DWARF declarations
+	 * are printed as the (empty) structs 1.24 prints them */
+	bool decls_as_types;
 };
 
 struct pahole_emit *pahole_emit_create(void)
@@ -70,6 +73,15 @@ struct pahole_emit *pahole_emit_create(void)
 		free(pe);
 		return NULL;
 	}
+	return pe;
+}
+
+struct pahole_emit *pahole_emit_create_pfunct(void)
+{
+	struct pahole_emit *pe = pahole_emit_create();
+
+	if (pe)
+		pe->decls_as_types = true;
 	return pe;
 }
 
@@ -257,11 +269,13 @@ static const char *rename_shadowed(struct pahole_emit *pe, const struct type *t)
 	return name;
 }
 
-/* tag__fprintf with a fresh configuration (only the summaries), and ";\n" */
+/* tag__fprintf with a fresh configuration (only the summaries), and ";\n".
+ * That configuration has no has_alignment_info: no "Force padding" lines,
+ * on DWARF too. */
 static void print_type(struct pahole_emit *pe, const struct type *t, const char *prefix,
 		       const char *suffix)
 {
-	static const struct pahole_print_opts defaults;
+	static const struct pahole_print_opts defaults = { .suppress_force_paddings = true };
 
 	if (!t->name && !prefix && !suffix)
 		return;
@@ -288,7 +302,7 @@ static int emit_defs(struct pahole_emit *pe, const struct type *t)
 		return emit_typedef(pe, t);
 	/* DWARF (not 1.24's: it takes BTF only): a declaration is no
 	 * definition, which a later unit may print */
-	if (t->declaration && !pe->cu->from_btf) {
+	if (t->declaration && !pe->cu->from_btf && !pe->decls_as_types) {
 		emit_fwd(pe, t);
 		return 0;
 	}
@@ -305,6 +319,14 @@ static int emit_defs(struct pahole_emit *pe, const struct type *t)
 		}
 	}
 	add_def(pe, t);
+	layout_check_unnatural(pe->lc, t);
+	/* 1.24's member list holds the C++ bases first (DW_TAG_inheritance
+	 * comes before the members); a class in a namespace has its bases
+	 * left out (as 1.24 prints them: docs/compat-pfunct.md) */
+	for (uint32_t i = 0; t->composite.cxx && t->scope != TS_NAMESPACE &&
+			     i < t->composite.cxx->nr_bases; i++)
+		if (emit_tag(pe, t->composite.cxx->bases[i].type) == 1)
+			strbuf_putc(pe->out, '\n');
 	for (uint32_t i = 0; i < t->composite.nr_members; i++)
 		if (emit_tag(pe, t->composite.members[i].type) == 1)
 			strbuf_putc(pe->out, '\n');
@@ -348,7 +370,7 @@ static int emit_ftype(struct pahole_emit *pe, const struct type *f)
 static int emit_enum(struct pahole_emit *pe, const struct type *e, const char *suffix)
 {
 	if (!own(pe, e) || (pe->flags[e->id] & EF_DEF_EMITTED) ||
-	    (e->declaration && !pe->cu->from_btf))
+	    (e->declaration && !pe->cu->from_btf && !pe->decls_as_types))
 		return 0;
 	if (find_def(pe, EK_ENUM, e->name)) {
 		pe->flags[e->id] |= EF_DEF_EMITTED;
@@ -498,5 +520,91 @@ int pahole_emit_struct(struct pahole_emit *pe, const struct type *t, struct strb
 	if (is_composite(t) && emit_defs(pe, t))
 		print_type(pe, t, NULL, NULL);
 	strbuf_putc(out, '\n');
+	return pe->oom ? -1 : 0;
+}
+
+/* pfunct's strip: pointers (not references) and qualifiers */
+static const struct type *strip_pointers(const struct type *t)
+{
+	for (unsigned hops = 0; t && hops < MAX_EMIT_DEPTH; hops++) {
+		switch (t->kind) {
+		case TK_POINTER:
+		case TK_CONST:
+		case TK_VOLATILE:
+		case TK_RESTRICT:
+		case TK_ATOMIC:
+			t = t->type;
+			continue;
+		default:
+			return t;
+		}
+	}
+	return NULL;
+}
+
+/* tag__is_type (struct, union, class, enum, typedef, rvalue reference)
+ * of the unit, whose definition is not out yet */
+static bool pending_type(const struct pahole_emit *pe, const struct type *t)
+{
+	switch (t->kind) {
+	case TK_STRUCT:
+	case TK_UNION:
+	case TK_CLASS:
+	case TK_ENUM:
+	case TK_TYPEDEF:
+	case TK_RVALUE_REFERENCE:
+		return own(pe, t) && !(pe->flags[t->id] & EF_DEF_EMITTED);
+	default:
+		return false;
+	}
+}
+
+/* type__emit_definitions for any kind tag__is_type() takes */
+static void emit_type_defs(struct pahole_emit *pe, const struct type *t)
+{
+	switch (t->kind) {
+	case TK_TYPEDEF:
+		emit_typedef(pe, t);
+		return;
+	case TK_STRUCT:
+	case TK_UNION:
+	case TK_CLASS:
+		emit_defs(pe, t);
+		return;
+	default:
+		/* an enum (its enumerators need nothing), an rvalue
+		 * reference: marked, found by name or added */
+		if (find_def(pe, kind_of(t), t->name)) {
+			pe->flags[t->id] |= EF_DEF_EMITTED;
+			return;
+		}
+		add_def(pe, t);
+		return;
+	}
+}
+
+int pahole_emit_function(struct pahole_emit *pe, const struct type *ret,
+			 const struct param *params, uint32_t nr_params, struct strbuf *out)
+{
+	const struct type *t = strip_pointers(ret);
+
+	pe->out = out;
+	if (t && pending_type(pe, t)) {
+		emit_type_defs(pe, t);
+		print_type(pe, t, NULL, NULL);
+	}
+	for (uint32_t i = 0; i < nr_params; i++) {
+		t = strip_pointers(params[i].type);
+		if (!t)
+			continue;
+		if (t->kind == TK_FUNC_PROTO) {
+			emit_ftype(pe, t);
+		} else if (pending_type(pe, t)) {
+			emit_type_defs(pe, t);
+			if (t->kind != TK_TYPEDEF)
+				print_type(pe, t, NULL, NULL);
+			strbuf_putc(out, '\n');
+		}
+	}
 	return pe->oom ? -1 : 0;
 }

@@ -32,6 +32,9 @@
 struct pahole_emit;
 
 struct pahole_emit *pahole_emit_create(void);
+/* pfunct -b / --compile's: on DWARF, a struct only declared is printed
+ * as 1.24 prints it there, an empty struct, not declared ahead. */
+struct pahole_emit *pahole_emit_create_pfunct(void);
 void pahole_emit_destroy(struct pahole_emit *pe);	/* accepts NULL */
 
 /* Before the structs of unit CU (the one LC was set up for) are given to
@@ -43,5 +46,16 @@ int pahole_emit_unit(struct pahole_emit *pe, struct cu_model *cu, struct layout_
  * then T (unless printed before), then a newline, appended to OUT.
  * Returns 0, or -1 when out of memory. */
 int pahole_emit_struct(struct pahole_emit *pe, const struct type *t, struct strbuf *out);
+
+/* pfunct -b / --compile: what a function's prototype needs, as pfunct
+ * 1.24's function__emit_type_definitions prints it. The return type,
+ * pointers and qualifiers stripped: when it is a struct, union, enum or
+ * typedef not printed yet, what it needs and then itself (a typedef thus
+ * twice: 1.24's quirk). Then each parameter's so stripped: a function
+ * type's needs; a type not printed yet, its needs, itself (not a typedef)
+ * and a blank line. Types of the unit given to pahole_emit_unit(); OUT
+ * receives the text. Returns 0, or -1 when out of memory. */
+int pahole_emit_function(struct pahole_emit *pe, const struct type *ret,
+			 const struct param *params, uint32_t nr_params, struct strbuf *out);
 
 #endif

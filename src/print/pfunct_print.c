@@ -25,6 +25,8 @@
 #include "dwarf/dw_const.h"
 #include "print/c_type.h"
 #include "print/fn_table.h"
+#include "print/layout.h"
+#include "print/pahole_emit.h"
 #include "print/pfunct_body.h"
 #include "print/pfunct_fn.h"
 #include "util/vec.h"
@@ -86,6 +88,10 @@ struct pfunct_printer {
 	/* -a: whether a function holds the address, and what it prints */
 	bool addr_found;
 	struct strbuf addr_text;
+	/* -b, --compile: what was printed (across units and files), and the
+	 * listing's text (printed last: after -V's reports) */
+	struct pahole_emit *emit;
+	struct strbuf emit_text;
 };
 
 /* The DIE's own DW_AT_inline: pahole reads it from the DIE only (the model's
@@ -360,7 +366,7 @@ static bool ftype_fast(struct strbuf *sb, struct tname_cache *tc,
 static void format_prototype(struct strbuf *sb, struct tname_cache *tc,
 			     const struct cu_model *cu,
 			     const struct function *fn, bool decl_info,
-			     bool no_parm_names)
+			     bool no_parm_names, bool compile)
 {
 	struct c_ftype ft;
 	struct param *fixed = NULL;
@@ -394,7 +400,7 @@ static void format_prototype(struct strbuf *sb, struct tname_cache *tc,
 
 	ft = pfunct_fn_ftype(cu, fn, &fixed);
 
-	if (fn_declared_inline(fn))
+	if (fn_declared_inline(fn) && !compile)
 		flags |= C_FT_INLINE;
 	if (no_parm_names)
 		flags |= C_FT_NO_PARM_NAMES;
@@ -411,7 +417,8 @@ static void format_prototype(struct strbuf *sb, struct tname_cache *tc,
 		c_type_ftype(sb, &ft, name, flags, 0);
 	if (fn->virtuality == DW_VIRTUALITY_pure_virtual)
 		strbuf_add(sb, " = 0", 4);
-	strbuf_putc(sb, ';');
+	if (!compile)
+		strbuf_putc(sb, ';');
 	free(fixed);
 }
 
@@ -419,7 +426,7 @@ void pfunct_format_prototype(struct strbuf *sb, const struct cu_model *cu,
 			     const struct function *fn, bool decl_info,
 			     bool no_parm_names)
 {
-	format_prototype(sb, NULL, cu, fn, decl_info, no_parm_names);
+	format_prototype(sb, NULL, cu, fn, decl_info, no_parm_names, false);
 }
 
 /* ---- Kept strings ---- */
@@ -509,6 +516,11 @@ struct pfunct_printer *pfunct_printer_create(const struct pfunct_options *opts,
 		return NULL;
 	}
 	p->opts = *opts;
+	if (opts->expand_types && !(p->emit = pahole_emit_create_pfunct())) {
+		pfunct_printer_destroy(p);
+		d2b_error_oom(err);
+		return NULL;
+	}
 	return p;
 }
 
@@ -522,6 +534,8 @@ void pfunct_printer_destroy(struct pfunct_printer *p)
 	strbuf_free(&p->tnames.strs);
 	strbuf_free(&p->strs);
 	strbuf_free(&p->addr_text);
+	pahole_emit_destroy(p->emit);
+	strbuf_free(&p->emit_text);
 	free(p);
 }
 
@@ -690,7 +704,7 @@ static int add_listing(struct pfunct_printer *p, const struct cu_model *cu,
 		if (needs_text(o)) {
 			e->text_off = p->strs.len;
 			format_prototype(&p->strs, &p->tnames, cu, fn,
-					 o->decl_info, o->no_parm_names);
+					 o->decl_info, o->no_parm_names, false);
 			strbuf_putc(&p->strs, '\0');
 		}
 		if (needs_body(o)) {
@@ -716,26 +730,62 @@ static int add_listing(struct pfunct_printer *p, const struct cu_model *cu,
 	return rc;
 }
 
-/* pfunct 1.24's function__show(): the prototype, unless FN is external or
- * a concrete instance (a check meant for --compile). */
-static void function_show(const struct pfunct_printer *p,
-			  const struct cu_model *cu, const struct function *fn,
-			  struct strbuf *out)
+/* --compile's body: what 1.24 returns by the function's own return type
+ * (one that names another type: not void, a base type, a struct, union or
+ * enum) */
+static void compile_body(struct strbuf *out, const struct type *t)
 {
+	strbuf_add(out, "\n{", 2);
+	if (t && t->type) {
+		switch (t->kind) {
+		case TK_BASE:
+		case TK_STRUCT:
+		case TK_UNION:
+		case TK_CLASS:
+		case TK_ENUM:
+		case TK_UNRESOLVED:
+			break;
+		case TK_POINTER:
+			strbuf_puts(out, "\n\treturn (void *)0;");
+			break;
+		case TK_TYPEDEF:
+			strbuf_addf(out, "\n\treturn *(%s *)1;", t->name ? t->name : "(null)");
+			break;
+		default:
+			strbuf_puts(out, "\n\treturn 0;");
+			break;
+		}
+	}
+	strbuf_add(out, "\n}\n", 3);
+}
+
+/* pfunct 1.24's function__show(): nothing when FN is external or a
+ * concrete instance (a check meant for --compile); else with -b the types
+ * its prototype needs, the prototype (--compile: a body), and with -i or
+ * -T the body. */
+static int function_show(struct pfunct_printer *p, const struct cu_model *cu,
+			 const struct function *fn, struct strbuf *out)
+{
+	const struct pfunct_options *o = &p->opts;
+
 	if (fn->origin_offset || fn_external(fn))
-		return;
-	pfunct_format_prototype(out, cu, fn, p->opts.decl_info,
-				p->opts.no_parm_names);
+		return 0;
+	if (p->emit && pahole_emit_function(p->emit, fn->ret, fn->params, fn->nr_params, out))
+		return -1;
+	format_prototype(out, NULL, cu, fn, o->decl_info, o->no_parm_names, o->compile);
+	if (o->compile)
+		compile_body(out, fn->ret);
 	strbuf_putc(out, '\n');
-	if (p->opts.variables || p->opts.inline_expansions) {
-		struct pfunct_body_options bo = body_options(&p->opts);
+	if (o->variables || o->inline_expansions) {
+		struct pfunct_body_options bo = body_options(o);
 
 		pfunct_format_body(out, cu, fn, &bo);
 	}
+	return 0;
 }
 
 /* -a: the first function of the unit whose code holds the address. */
-static void add_addr_search(struct pfunct_printer *p, const struct cu_model *cu)
+static int add_addr_search(struct pfunct_printer *p, const struct cu_model *cu)
 {
 	uint64_t addr = p->opts.addr;
 
@@ -746,8 +796,30 @@ static void add_addr_search(struct pfunct_printer *p, const struct cu_model *cu)
 		    addr < fn->low_pc || addr >= fn->high_pc)
 			continue;
 		p->addr_found = true;
-		function_show(p, cu, fn, &p->addr_text);
+		return function_show(p, cu, fn, &p->addr_text);
 	}
+	return 0;
+}
+
+/* -b, --compile without -f, -c, -a: every function of the unit */
+static int add_emit_listing(struct pfunct_printer *p, const struct cu_model *cu,
+			    struct d2b_error *err)
+{
+	uint32_t *order;
+	int rc = 0;
+
+	if (fn_table_order(cu, &order))
+		return d2b_error_oom(err);
+	for (uint32_t i = 0; i < cu->nr_functions && !rc; i++) {
+		const struct function *fn = &cu->functions[order[i]];
+
+		/* nameless ones too: clang's empty DIE for a removed
+		 * function's static variable prints "void (void);" */
+		if (fn_table_holds(fn))
+			rc = function_show(p, cu, fn, &p->emit_text);
+	}
+	free(order);
+	return rc ? d2b_error_oom(err) : 0;
 }
 
 static int add_function_search(struct pfunct_printer *p,
@@ -767,8 +839,11 @@ static int add_function_search(struct pfunct_printer *p,
 		name = pfunct_fn_name(cu, fn);
 		if (!name || strcmp(name, p->opts.function))
 			continue;
-		function_show(p, cu, fn, out);
 		p->done = true;
+		if (function_show(p, cu, fn, out)) {
+			free(order);
+			return d2b_error_oom(err);
+		}
 		break;
 	}
 	free(order);
@@ -839,22 +914,43 @@ static int add_class_search(struct pfunct_printer *p, const struct cu_model *cu,
 	return 0;
 }
 
-int pfunct_printer_add_cu(struct pfunct_printer *p, const struct cu_model *cu,
+static int add_cu(struct pfunct_printer *p, struct cu_model *cu, struct strbuf *out,
+		  struct d2b_error *err)
+{
+	const struct pfunct_options *o = &p->opts;
+	int rc;
+
+	if (o->function)
+		return add_function_search(p, cu, out, err);
+	if (o->class_name)
+		return add_class_search(p, cu, out, err);
+	rc = add_listing(p, cu, out, err);
+	if (!rc && o->addr && !p->addr_found && add_addr_search(p, cu))
+		rc = d2b_error_oom(err);
+	if (!rc && p->emit && !o->addr && !o->total_inline_stats)
+		rc = add_emit_listing(p, cu, err);
+	return rc;
+}
+
+int pfunct_printer_add_cu(struct pfunct_printer *p, struct cu_model *cu,
 			  struct strbuf *out, struct d2b_error *err)
 {
+	struct layout_cache lc;
 	int rc;
 
 	if (p->done)
 		return 0;
-	if (p->opts.function)
-		rc = add_function_search(p, cu, out, err);
-	else if (p->opts.class_name && !p->opts.total_inline_stats)
-		rc = add_class_search(p, cu, out, err);
-	else
-		rc = add_listing(p, cu, out, err);
-	if (!rc && !p->opts.function && !p->opts.class_name && p->opts.addr)
-		add_addr_search(p, cu);
-	if (!rc && out->oom)
+	if (p->emit) {
+		layout_cache_init(&lc, cu);
+		if (pahole_emit_unit(p->emit, cu, &lc)) {
+			layout_cache_deinit(&lc);
+			return d2b_error_oom(err);
+		}
+	}
+	rc = add_cu(p, cu, out, err);
+	if (p->emit)
+		layout_cache_deinit(&lc);
+	if (!rc && (out->oom || p->emit_text.oom || p->addr_text.oom))
 		return d2b_error_oom(err);
 	return rc;
 }
@@ -872,7 +968,11 @@ int pfunct_printer_finish(struct pfunct_printer *p, struct strbuf *out,
 {
 	const struct pfunct_options *o = &p->opts;
 
-	if (o->addr && !o->function && !o->class_name) {
+	/* 1.24 deletes the units -f and -c see: -a finds nothing then */
+	if (o->addr && (o->function || o->class_name))
+		return d2b_error_set(err, "No function found at %#llx!",
+				     (unsigned long long)o->addr);
+	if (o->addr) {
 		if (!p->addr_found)
 			return d2b_error_set(err, "No function found at %#llx!",
 					     (unsigned long long)o->addr);
@@ -899,6 +999,10 @@ int pfunct_printer_finish(struct pfunct_printer *p, struct strbuf *out,
 	}
 	if (o->function || o->class_name)
 		return 0;
+	if (p->emit) {
+		strbuf_add(out, p->emit_text.buf, p->emit_text.len);
+		return out->oom ? d2b_error_oom(err) : 0;
+	}
 	for (size_t i = p->entries.len; i-- > 0;) {
 		const struct pfunct_entry *e = &p->entries.data[i];
 

@@ -93,6 +93,13 @@ struct pfunct_options {
 	 * -V), variables' lines (-i, -l, -V) */
 	bool addr_info;
 	bool line_info;
+	/* -b: before each function -f, -a or the listing (then every
+	 * function of every unit, DIE order, externals and concrete
+	 * instances left out) shows, the types its prototype needs
+	 * (pahole_emit_function()); --compile: also no ';', no "inline",
+	 * and a body "{ return ...; }" */
+	bool expand_types;
+	bool compile;
 };
 
 struct pfunct_printer;
@@ -102,9 +109,10 @@ struct pfunct_printer *pfunct_printer_create(const struct pfunct_options *opts,
 void pfunct_printer_destroy(struct pfunct_printer *p);	/* accepts NULL */
 
 /* Take in one unit. Text that pfunct prints while it loads (-f's prototype,
- * -V's duplicate reports) is appended to OUT at once. Returns 0, or -1 with
- * err set (out of memory). */
-int pfunct_printer_add_cu(struct pfunct_printer *p, const struct cu_model *cu,
+ * -V's duplicate reports) is appended to OUT at once. -b may rename the
+ * unit's types (pahole_emit.h: NAME__1). Returns 0, or -1 with err set
+ * (out of memory). */
+int pfunct_printer_add_cu(struct pfunct_printer *p, struct cu_model *cu,
 			  struct strbuf *out, struct d2b_error *err);
 
 /* True once no further unit can change the output (-f found its unit). */
