@@ -60,6 +60,8 @@ check "$corpus/vmlinux"
 check "$corpus/vmlinux" -P
 check "$corpus/vmlinux" -I	# 1.24: ~4 minutes
 check "$corpus/vmlinux" -t
+check "$corpus/vmlinux" -b	# 1.24: ~9 minutes
+check "$corpus/vmlinux" --compile
 check "$corpus/vmlinux" -c sk_buff -V	# 1.24: ~12 s and 2.9 GB
 check "$corpus/vmlinux" --symtab
 for m in "$corpus"/modules/*.ko; do
@@ -68,7 +70,7 @@ for m in "$corpus"/modules/*.ko; do
 		# shellcheck disable=SC2086
 		check "$m" $opts
 	done
-	for opts in "-I" "-t"; do
+	for opts in "-I" "-t" "-b" "--compile"; do
 		check "$m" "$opts"
 	done
 	for opts in "-i" "-T -V"; do

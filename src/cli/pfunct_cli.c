@@ -167,6 +167,7 @@ static int run_file(const char *path, const char *formats,
 		.load.skip_locations = true,
 		.load.skip_line_files = !decl_info,
 		.load.function_bodies = bodies,
+		.load.external_is_presence = true,
 	};
 	int rc;
 

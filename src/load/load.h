@@ -51,6 +51,10 @@ struct load_options {
 	/* pfunct -i / -T: each function's body (function.body), read after
 	 * the walk from the unit's DIEs (load_body.c). */
 	bool function_bodies;
+	/* pfunct: a DW_AT_external attribute makes its DIE external whatever
+	 * its value (pfunct 1.24 asks libdw whether it is there; gas writes
+	 * DW_AT_external 0 on the vmlinux's assembler functions) */
+	bool external_is_presence;
 };
 
 /* The indexes of NAMES[0..N) in strcmp() order, ties by index (malloc'd),

@@ -352,6 +352,17 @@ loader_build_plan(struct loader *l, const struct dw_abbrev *ab)
 			}
 			continue;
 		}
+		/* pahole 1.24 asks whether DW_AT_external is there, not what
+		 * it says (gas writes "external 0" for local symbols): true
+		 * in the template, the flag's byte skipped */
+		if (slot == AS_EXTERNAL && l->opts->external_is_presence &&
+		    aa->form == DW_FORM_flag && !slot_repeated(l, ab, slot)) {
+			*(bool *)(plan->tmpl + slot_fields[slot].dst) = true;
+			op.code = OP_SKIP;
+			op.form = 1;
+			emit_fixed(&b, op, 1);
+			continue;
+		}
 		if ((aa->form == DW_FORM_implicit_const || aa->form == DW_FORM_flag_present) &&
 		    !slot_repeated(l, ab, slot) &&
 		    plan_constant(plan->tmpl, slot, aa->form, aa->implicit_const))
@@ -536,7 +547,7 @@ static int apply_attr(struct loader *l, const struct dw_die *die, struct die_inf
 		di->declaration = a->u != 0;
 		break;
 	case AS_EXTERNAL:
-		di->external = a->u != 0;
+		di->external = a->u != 0 || l->opts->external_is_presence;
 		break;
 	case AS_PROTOTYPED:
 		di->prototyped = a->u != 0;

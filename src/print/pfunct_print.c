@@ -1000,7 +1000,8 @@ int pfunct_printer_finish(struct pfunct_printer *p, struct strbuf *out,
 	if (o->function || o->class_name)
 		return 0;
 	if (p->emit) {
-		strbuf_add(out, p->emit_text.buf, p->emit_text.len);
+		if (p->emit_text.len)
+			strbuf_add(out, p->emit_text.buf, p->emit_text.len);
 		return out->oom ? d2b_error_oom(err) : 0;
 	}
 	for (size_t i = p->entries.len; i-- > 0;) {
