@@ -5,7 +5,7 @@
 # scalar kind, strings and arrays, bit-fields, nested and anonymous
 # structs and unions, --hex, --count, --skip, --seek_bytes, --size_bytes,
 # stdin and pipes, --header_type with $header.member paths and --range,
-# -C's arguments (sizeof, type, type_enum with '+', filters by number and
+# -C's arguments (checked without --prettify too; sizeof, type, type_enum with '+', filters by number and
 # by enumerator, with and without the common prefix), -V, and 1.24's error
 # lines. The sources are tests/prettify/t*.c, built with gcc (DWARF 5 and
 # 4) and clang; the records come from tests/prettify/data.py. Where 1.24
@@ -81,6 +81,16 @@ pahole -F dwarf -C one t3.o --prettify empty.bin
 pahole -F dwarf t3.o -C 'one(sizeof=c)' --prettify d3.bin
 pahole -F dwarf t3.o -C 'one, inner' --prettify d3.bin --count 1
 pahole -F dwarf t3.o -C 'un(sizeof=c)' --prettify d3.bin
+pahole -F dwarf t3.o -C 'one(sizeof=c)'
+pahole -F dwarf t3.o -C 'one(sizeof=nosuch)'
+pahole -F dwarf t3.o -C 'inner,one(type=nosuch)'
+pahole -F dwarf t3.o -C 'one,one(sizeof=nosuch),inner'
+pahole -F dwarf t3.o -C 'un(sizeof=c)'
+pahole -F dwarf t3.o -C 'nosuch(sizeof=c),one'
+pahole -F dwarf t3.o -C 'one(sizeof=c),nosuch(sizeof=c)'
+pahole -F dwarf t4.o -C 'rec(sizeof,type,type_enum=rec_type,filter=nosuch==1)'
+pahole -F dwarf t4.o -C 'rec(sizeof,type,type_enum=rec_type,type==BETA)'
+pahole -F dwarf t4.o -C 'rec(type_enum=nosuch)'
 printf A | pahole -F dwarf -C n20 t6.o --prettify - | sed -n '15,22p;36,42p' | cat -A
 pahole -F dwarf -C bits t5.o --prettify d5b.bin
 pahole -F dwarf -C bits t5.o --prettify d5b.bin --hex

@@ -372,6 +372,13 @@ static const char **partial_names(const char *class_names, char **buf, size_t *n
 
 /* PATH NULL: the running kernel's BTF. FORMATS NULL: DWARF (pahole 1.24
  * reads a named file's DWARF unless -F says otherwise). */
+/* pahole_select_opts.check_name: -C NAME(ARGS)'s checks (a prettify) */
+static bool check_name_args(void *ctx, size_t index, const struct cu_model *cu,
+			    const struct type *t)
+{
+	return prettify_check_type(ctx, index, cu, t);
+}
+
 static int run_file(const char *path, const char *formats, const char *btf_base,
 		    const struct pahole_select_opts *so, const char *kabi_prefix,
 		    unsigned threads, size_t thread_bytes, struct d2b_error *err)
@@ -430,9 +437,11 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 	/* -i and -f look at every struct of the unit that has the name */
 	/* (--kabi_prefix renames what the partial load would look up; -p
 	 * prints what pointers reach, which it decodes for their names only) */
+	/* (-C NAME(ARGS): the checks look for type_enum's enumerations,
+	 * which a partial load may not hold) */
 	names = partial_names(so->names_mode == PAHOLE_NAMES_CONTAINERS ||
 			      so->names_mode == PAHOLE_NAMES_POINTERS || kabi_prefix ||
-			      so->print.expand_pointers ?
+			      so->print.expand_pointers || so->check_name ?
 			      NULL : so->class_names, &names_buf, &copts.load.nr_only_types);
 	copts.load.only_types = names;
 	/* sorted once here, not by each unit's load (NULL: they sort) */
@@ -475,7 +484,10 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 	if (!rc && fflush(stdout))
 		rc = d2b_error_set(err, "writing the output failed");
 	if (!rc && pahole_select_missing(r.sel))
-		fprintf(stderr, "pahole: type '%s' not found\n", pahole_select_missing(r.sel));
+		fprintf(stderr, "pahole: type '%s' not found%s\n", pahole_select_missing(r.sel),
+			so->check_name && prettify_has_args(so->check_ctx,
+							    pahole_select_missing_index(r.sel))
+				? " or arguments not validated" : "");
 	strbuf_free(&r.out);
 	pahole_select_destroy(r.sel);
 	cli_input_close(&in);
@@ -643,6 +655,7 @@ int pahole_main(int argc, char **argv)
 	const char *formats = NULL, *btf_base = NULL, *langs_arg = NULL, *prettify_path = NULL;
 	struct prettify_opts po = { 0 };
 	char *names_buf = NULL;
+	struct prettify *name_checks = NULL;	/* -C NAME(ARGS) without --prettify */
 	const char *kabi_prefix = NULL;
 	uint16_t *langs = NULL;
 	unsigned threads = 1;
@@ -918,10 +931,23 @@ int pahole_main(int argc, char **argv)
 	 * takes the names */
 	if (!prettify_path && so.class_names &&
 	    (strchr(so.class_names, '(') || strstr(so.class_names, "file://"))) {
+		struct prettify_opts checks = { .class_names = so.class_names };
+
 		names_buf = prettify_type_names(so.class_names, so.verbose, stdout);
+		/* 1.24 checks the arguments as it finds each type (quietly
+		 * parsed again: prettify_type_names said what -V says) */
+		if (names_buf && strchr(so.class_names, '(') &&
+		    !(name_checks = prettify_create(&checks))) {
+			free(names_buf);
+			names_buf = NULL;
+		}
 		if (!names_buf) {
 			free(langs);
 			return 1;
+		}
+		if (name_checks) {
+			so.check_name = check_name_args;
+			so.check_ctx = name_checks;
 		}
 		so.class_names = names_buf;
 	}
@@ -972,5 +998,6 @@ int pahole_main(int argc, char **argv)
 	free(big);
 	free(langs);
 	free(names_buf);
+	prettify_destroy(name_checks);
 	return rc;
 }

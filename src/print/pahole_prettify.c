@@ -704,43 +704,73 @@ static bool resolve_type_enum(const struct cu_model *cu, struct proto *p)
 	return p->nr_enums > 0;
 }
 
-/* 1 resolved, 0 not found here (p->t NULL), -1 an error reported */
-static int resolve(struct prettify *pp, const struct cu_model *cu, struct proto *p)
+/* 1.24's stealer's checks of a found type's arguments, in its order (the
+ * messages on stderr): 0, or -1 when one fails. PRETTIFY: a type_enum
+ * that names no enumeration fails too (--prettify needs it). */
+static int check_args(struct prettify *pp, const struct cu_model *cu, struct proto *p,
+		      bool prettify)
 {
-	p->t = find_type(cu, p->name);
 	p->size_m = p->type_m = p->filter_m = NULL;
-	if (!p->t)
-		return 0;
 	if (!p->nr_args)
-		return 1;
+		return 0;
 	if (!is_struct(p->t)) {
 		fprintf(stderr, "pahole: attributes are only supported with 'class' and 'struct' "
 			"types\n");
-		goto invalid;
+		return -1;
 	}
 	if (p->sizeof_member && !(p->size_m = find_member(p->t, p->sizeof_member))) {
 		fprintf(stderr, "pahole: the sizeof member '%s' wasn't found in the '%s' type\n",
 			p->sizeof_member, p->name);
-		goto invalid;
+		return -1;
 	}
 	if (p->type_member && !(p->type_m = find_member(p->t, p->type_member))) {
 		fprintf(stderr, "pahole: the type member '%s' wasn't found in the '%s' type\n",
 			p->type_member, p->name);
-		goto invalid;
+		return -1;
 	}
-	if (p->type_enum && !resolve_type_enum(cu, p)) {
+	if (p->type_enum && !resolve_type_enum(cu, p) && prettify) {
 		fprintf(stderr, "pahole: 'type_enum=%s' couldn't be evaluated for '%s' type\n",
 			p->type_enum, p->name);
-		return -1;
+		return -2;
 	}
 	if (p->filter && parse_filter(pp, p)) {
 		fprintf(stderr, "pahole: invalid filter '%s' for '%s'\n", p->filter, p->name);
-		goto invalid;
+		return -1;
 	}
-	return 1;
-invalid:
-	fprintf(stderr, "pahole: type '%s' not found or arguments not validated\n", p->name);
-	return -1;
+	return 0;
+}
+
+/* 1 resolved, 0 not found here (p->t NULL), -1 an error reported */
+static int resolve(struct prettify *pp, const struct cu_model *cu, struct proto *p)
+{
+	int r;
+
+	p->t = find_type(cu, p->name);
+	if (!p->t)
+		return 0;
+	r = check_args(pp, cu, p, true);
+	if (r == -1)
+		fprintf(stderr, "pahole: type '%s' not found or arguments not validated\n",
+			p->name);
+	return r < 0 ? -1 : 1;
+}
+
+bool prettify_has_args(const struct prettify *pp, size_t index)
+{
+	return index < pp->nr_protos && pp->protos[index].nr_args;
+}
+
+bool prettify_check_type(struct prettify *pp, size_t index, const struct cu_model *cu,
+			 const struct type *t)
+{
+	struct proto *p;
+
+	if (index >= pp->nr_protos)
+		return true;
+	p = &pp->protos[index];
+	p->t = t;
+	p->nr_enums = 0;
+	return check_args(pp, cu, p, false) == 0;
 }
 
 /* ---- reading -------------------------------------------------------- */

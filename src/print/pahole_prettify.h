@@ -53,6 +53,15 @@ char *prettify_type_names(const char *list, bool verbose, FILE *out);
  * header's), the records are read and printed. Returns 1 when done (the
  * records printed, or an error reported: later units change nothing), 0
  * to go on to the next unit. */
+/* -C NAME(ARGS) outside --prettify, on a prettify made of the -C list
+ * (prettify_create with class_names): whether the name at INDEX of the
+ * list has arguments, and whether they hold for T, its type in CU, by
+ * 1.24's checks (a struct; the sizeof, type and filter members there),
+ * which report a failure on stderr. */
+bool prettify_has_args(const struct prettify *pp, size_t index);
+bool prettify_check_type(struct prettify *pp, size_t index, const struct cu_model *cu,
+			 const struct type *t);
+
 int prettify_unit(struct prettify *pp, const struct cu_model *cu);
 
 /* After the last unit: reports the type none had, as 1.24 does. */

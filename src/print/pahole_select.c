@@ -76,6 +76,8 @@ struct pahole_select {
 	struct keyset seen_ptrs;	/* struct_ptr_key() of each struct known printed */
 	char **names;		/* -C names still looked for, in order */
 	size_t nr_names;
+	size_t *name_index;	/* each name's place in class_names */
+	bool stopped;		/* a name's arguments failed (check_name) */
 	char *names_buf;
 	/* -T: each identity kept, in the order first seen (printed's value is
 	 * its index), with the number of units that define it */
@@ -235,10 +237,13 @@ struct pahole_select *pahole_select_create(const struct pahole_select_opts *o,
 		for (s = ps->names_buf; *s; s++)
 			n += *s == ',';
 		ps->names = calloc(n, sizeof(*ps->names));
-		if (!ps->names)
+		ps->name_index = calloc(n, sizeof(*ps->name_index));
+		if (!ps->names || !ps->name_index)
 			goto oom;
-		for (s = strtok(ps->names_buf, ","); s; s = strtok(NULL, ","))
+		for (s = strtok(ps->names_buf, ","); s; s = strtok(NULL, ",")) {
+			ps->name_index[ps->nr_names] = ps->nr_names;
 			ps->names[ps->nr_names++] = s;
+		}
 		ps->o.class_names = NULL;
 	}
 	if (o->compile && !ps->names && !(ps->emit = pahole_emit_create()))
@@ -273,6 +278,7 @@ void pahole_select_destroy(struct pahole_select *ps)
 	sorted_vec_free(&ps->sorted);
 	keyset_free(&ps->sort_keys);
 	free(ps->names);
+	free(ps->name_index);
 	free(ps->names_buf);
 	pahole_emit_destroy(ps->emit);
 	free(ps);
@@ -280,12 +286,17 @@ void pahole_select_destroy(struct pahole_select *ps)
 
 bool pahole_select_done(const struct pahole_select *ps)
 {
-	return (ps->names && ps->nr_names == 0) || ps->first_done;
+	return (ps->names && ps->nr_names == 0) || ps->first_done || ps->stopped;
 }
 
 const char *pahole_select_missing(const struct pahole_select *ps)
 {
 	return ps->names && ps->nr_names ? ps->names[0] : NULL;
+}
+
+size_t pahole_select_missing_index(const struct pahole_select *ps)
+{
+	return ps->names && ps->nr_names ? ps->name_index[0] : 0;
 }
 
 static bool is_composite(const struct type *t)
@@ -1042,8 +1053,15 @@ static int select_names(struct pahole_select *ps, struct cu_model *cu,
 	int ret = 0;
 
 	for (; t && !ret; t = next_name(ps, cu, &at)) {
+		if (ps->o.check_name &&
+		    !ps->o.check_name(ps->o.check_ctx, ps->name_index[at], cu, t)) {
+			ps->stopped = true;	/* 1.24: dump_and_stop */
+			break;
+		}
 		memmove(ps->names + at, ps->names + at + 1,
 			(ps->nr_names - at - 1) * sizeof(*ps->names));
+		memmove(ps->name_index + at, ps->name_index + at + 1,
+			(ps->nr_names - at - 1) * sizeof(*ps->name_index));
 		ps->nr_names--;
 		switch (ps->o.names_mode) {
 		case PAHOLE_NAMES_LAYOUT:

@@ -68,6 +68,13 @@ struct pahole_select_opts {
 	enum pahole_stats stats;
 	char separator;			/* -t: between the fields (pahole's '\t') */
 	const char *class_names;	/* -C value, NULL for all */
+	/* -C NAME(ARGS) outside --prettify: 1.24 checks a name's arguments
+	 * against its type when a unit has it, before it prints it; false
+	 * ends the listing there, the name still missing. INDEX: the name's
+	 * place in class_names. NULL: no checks. */
+	bool (*check_name)(void *ctx, size_t index, const struct cu_model *cu,
+			   const struct type *t);
+	void *check_ctx;
 	enum pahole_names_mode names_mode;
 	bool recursive;			/* -d (with -i) */
 	bool verbose;			/* -V: -i adds each count */
@@ -120,5 +127,8 @@ bool pahole_select_done(const struct pahole_select *ps);
 /* The first -C name not printed yet (pahole reports it as "type 'NAME'
  * not found" once every unit was seen), or NULL. */
 const char *pahole_select_missing(const struct pahole_select *ps);
+/* ... and its place in class_names (when pahole_select_missing() is not
+ * NULL) */
+size_t pahole_select_missing_index(const struct pahole_select *ps);
 
 #endif
