@@ -370,14 +370,15 @@ static const char **partial_names(const char *class_names, char **buf, size_t *n
 	return names;
 }
 
-/* PATH NULL: the running kernel's BTF. FORMATS NULL: DWARF (pahole 1.24
- * reads a named file's DWARF unless -F says otherwise). */
 /* pahole_select_opts.check_name: -C NAME(ARGS)'s checks (a prettify) */
 static bool check_name_args(void *ctx, size_t index, const struct cu_model *cu,
 			    const struct type *t)
 {
 	return prettify_check_type(ctx, index, cu, t);
 }
+
+/* PATH NULL: the running kernel's BTF. FORMATS NULL: DWARF (pahole 1.24
+ * reads a named file's DWARF unless -F says otherwise). */
 
 static int run_file(const char *path, const char *formats, const char *btf_base,
 		    const struct pahole_select_opts *so, const char *kabi_prefix,

@@ -670,8 +670,7 @@ int elf_file_layout_rel(struct elf_file *ef, uint64_t base)
 	if (ef->type != ET_REL)
 		return 0;
 	for (size_t i = 1; i < ef->nsecs; i++)
-		if (ef->priv[i].loaded && ef->secs[i].type != SHT_NOBITS &&
-		    !(ef->secs[i].flags & SHF_ALLOC))
+		if (ef->priv[i].loaded && !(ef->secs[i].flags & SHF_ALLOC))
 			return -1;	/* relocated already */
 restart:
 	next = base;
@@ -692,5 +691,6 @@ restart:
 		s->addr = (next + align - 1) & ~(align - 1);
 		next = s->addr + s->file_size;
 	}
+	ef->rel_laid_out = true;
 	return 0;
 }

@@ -51,6 +51,7 @@ struct elf_file {
 	struct elf_section *secs;	/* nsecs entries, by header index */
 	struct elf_section_priv *priv;	/* nsecs entries */
 
+	bool rel_laid_out;	/* elf_file_layout_rel() gave sections addresses */
 	bool syms_loaded;
 	size_t symtab_index;	/* section index of the table loaded, or 0 */
 	struct elf_symbol *syms;

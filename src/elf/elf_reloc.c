@@ -189,9 +189,9 @@ static int apply_entries(struct reloc_run *r, const uint8_t *e, size_t n, size_t
 			addend = r->h.width == 8 ? elf_rd64(r->buf + where, ef->le)
 						 : elf_rd32(r->buf + where, ef->le);
 		value = r->syms[symi].value + addend;
-		/* S: a section's symbols are offsets in it (its address
-		 * is 0 unless elf_file_layout_rel() placed it) */
-		if (r->syms[symi].shndx && r->syms[symi].shndx < ef->nsecs)
+		/* S: a section's symbols are offsets in it, whose address
+		 * is 0 unless elf_file_layout_rel() placed it */
+		if (ef->rel_laid_out && r->syms[symi].shndx && r->syms[symi].shndx < ef->nsecs)
 			value += ef->secs[r->syms[symi].shndx].addr;
 		if (r->h.pcrel)
 			value -= r->target->addr + where;

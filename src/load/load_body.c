@@ -190,17 +190,18 @@ static uint8_t variable_loc(const struct body_attrs *a)
 	return BODY_LOC_OTHER;
 }
 
+/* high_pc - low_pc, when the DIE has both; else 0 */
+static uint64_t pc_size(const struct body_attrs *a)
+{
+	if (!a->has_low_pc || !a->has_high_pc)
+		return 0;
+	return a->high_pc_is_offset ? a->high_pc : a->high_pc - a->low_pc;
+}
+
 static void block_addr(const struct body_attrs *a, struct body_item *it)
 {
-	if (!a->has_low_pc)
-		return;
-	it->has_addr = true;
-	it->addr = a->low_pc;
-	if (a->has_high_pc) {
-		uint64_t hi = a->high_pc_is_offset ? a->low_pc + a->high_pc : a->high_pc;
-
-		it->size = hi - a->low_pc;
-	}
+	it->addr = a->has_low_pc ? a->low_pc : 0;
+	it->size = pc_size(a);
 }
 
 /* An expansion's address and size: libdw's dwarf_ranges() summed, as 1.24
@@ -210,9 +211,7 @@ static int inline_addr(struct loader *l, const struct body_attrs *a, struct body
 {
 	it->addr = a->has_low_pc ? a->low_pc : 0;
 	if (a->has_low_pc && a->has_high_pc) {
-		uint64_t hi = a->high_pc_is_offset ? a->low_pc + a->high_pc : a->high_pc;
-
-		it->size = hi - a->low_pc;
+		it->size = pc_size(a);
 	} else if (a->has_ranges) {
 		struct dw_ranges_sum sum;
 
@@ -375,7 +374,6 @@ static int read_body(struct loader *l, struct function *fn, struct frame_vec *fr
 	if (!dw_die_has_children(&die))
 		return 0;
 	/* pahole's function lexblock: DW_AT_low_pc and the size to high_pc */
-	top.has_addr = fn->has_addr;
 	top.addr = fn->has_addr ? fn->low_pc : 0;
 	top.size = fn->has_addr && fn->high_pc > fn->low_pc ? fn->high_pc - fn->low_pc : 0;
 	frames->len = 0;

@@ -243,14 +243,14 @@ struct body_item {
 	uint8_t kind;		/* enum body_kind */
 	uint8_t loc;		/* variables: enum body_loc */
 	bool declaration;	/* variables: DW_AT_declaration */
-	bool has_addr;		/* blocks: DW_AT_low_pc */
 	uint32_t line;		/* DW_AT_decl_line (its origin's when it has
 				 * none); inline expansions: DW_AT_call_line */
 	const char *name;	/* variables, labels (their origin's when they
 				 * have none) */
 	struct type *type;	/* variables (likewise); NULL: void */
 	uint64_t die_offset;
-	/* blocks: DW_AT_low_pc and high_pc - low_pc (0 without both);
+	/* blocks: DW_AT_low_pc (0: none, as 1.24 takes it) and high_pc -
+	 * low_pc (0 without both);
 	 * inline expansions: DW_AT_low_pc, else the first range's start,
 	 * and the sum of their ranges */
 	uint64_t addr, size;

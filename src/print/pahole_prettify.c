@@ -769,7 +769,6 @@ bool prettify_check_type(struct prettify *pp, size_t index, const struct cu_mode
 		return true;
 	p = &pp->protos[index];
 	p->t = t;
-	p->nr_enums = 0;
 	return check_args(pp, cu, p, false) == 0;
 }
 

@@ -141,7 +141,7 @@ static void block_into(struct body_ctx *x, const struct body_item *b, unsigned i
 		       unsigned depth)
 {
 	struct strbuf *sb = x->sb;
-	uint64_t addr = x->o->addr_info && b->has_addr ? b->addr : 0;
+	uint64_t addr = x->o->addr_info ? b->addr : 0;
 
 	indent = clamp_indent(indent);
 	strbuf_fill(sb, '\t', indent);
@@ -172,7 +172,6 @@ void pfunct_format_body(struct strbuf *sb, const struct cu_model *cu,
 	/* a function without children: its block holds nothing */
 	const struct body_item empty = {
 		.kind = BODY_BLOCK,
-		.has_addr = fn->has_addr,
 		.addr = fn->low_pc,
 	};
 	const struct body_item *top = fn->body ? fn->body : &empty;

@@ -552,8 +552,11 @@ void pfunct_printer_next_file(struct pfunct_printer *p)
 
 bool pfunct_printer_wants_bodies(const struct pfunct_options *o)
 {
-	return o->inline_expansions || o->variables || o->total_inline_stats ||
-	       o->formatter == PFUNCT_FMT_INLINE_STATS;
+	/* -T prints a body only with -V (the listing), and with the
+	 * functions -f, -a and -b show */
+	return o->inline_expansions || o->total_inline_stats ||
+	       o->formatter == PFUNCT_FMT_INLINE_STATS ||
+	       (o->variables && (o->verbose || o->function || o->addr || o->expand_types));
 }
 
 static struct pfunct_body_options body_options(const struct pfunct_options *o)
