@@ -377,19 +377,21 @@ static bool check_name_args(void *ctx, size_t index, const struct cu_model *cu,
 	return prettify_check_type(ctx, index, cu, t);
 }
 
-/* PATH NULL: the running kernel's BTF. FORMATS NULL: DWARF (pahole 1.24
- * reads a named file's DWARF unless -F says otherwise). */
+/* The units of PATH into R's listing, which goes on over the files that
+ * follow (R->sel: pahole_select_next_file()). PATH NULL: the running
+ * kernel's BTF. FORMATS NULL: DWARF (pahole 1.24 reads a named file's
+ * DWARF unless -F says otherwise). */
 
-static int run_file(const char *path, const char *formats, const char *btf_base,
-		    const struct pahole_select_opts *so, const char *kabi_prefix,
-		    unsigned threads, size_t thread_bytes, struct d2b_error *err)
+static int run_file(struct pahole_run *r, const char *path, const char *formats,
+		    const char *btf_base, const struct pahole_select_opts *so,
+		    const char *kabi_prefix, unsigned threads, size_t thread_bytes,
+		    struct d2b_error *err)
 {
 	struct cli_input in;
 	struct cu_stream_options copts = { 0 };
-	struct pahole_select_opts sel_opts;
-	struct pahole_run r = { .timed = getenv("D2B_PAHOLE_STATS") != NULL };
-	uint64_t t_start = r.timed ? now_ns() : 0, t_open = 0, t_run = 0;
-	long f_start = r.timed ? minor_faults() : 0, f_open = 0, f_run = 0;
+	const char *names_lo = NULL, *names_hi = NULL;
+	uint64_t t_start = r->timed ? now_ns() : 0, t_open = 0, t_run = 0;
+	long f_start = r->timed ? minor_faults() : 0, f_open = 0, f_run = 0;
 	const char **names;
 	char *names_buf;
 	uint32_t *order;
@@ -405,22 +407,27 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 	if (rc < 0 || (rc > 0 && cli_input_open(&in, path, formats, btf_base,
 						 needs_files ? 0 : DW_FILE_NO_LINE, err)))
 		return -1;
-	sel_opts = *so;
 	if (in.format == CLI_FORMAT_DWARF && in.dwarf.dwarf.sec[DW_SEC_STR].data) {
 		const struct dw_section *str = &in.dwarf.dwarf.sec[DW_SEC_STR];
 
 		/* mapped (or decompressed) for as long as the file is open */
-		sel_opts.names_lo = (const char *)str->data;
-		sel_opts.names_hi = (const char *)str->data + str->size;
+		names_lo = (const char *)str->data;
+		names_hi = (const char *)str->data + str->size;
 	}
-	r.sel = pahole_select_create(&sel_opts, err);
-	if (!r.sel) {
+	pahole_select_next_file(r->sel, names_lo, names_hi);
+	/* every -C name printed from the files before: 1.24 still loads
+	 * this one (and fails where it cannot), printing nothing of it */
+	if (pahole_select_done(r->sel)) {
 		cli_input_close(&in);
-		return -1;
+		return 0;
 	}
+	r->stopped = false;
+	r->nr_units = r->nr_partial = r->nr_types = 0;
+	r->print_ns = 0;
+	r->print_flt = 0;
 	/* -C task_struct is 21 KB of text: no regrowth on the way */
 	if (so->class_names)
-		strbuf_room(&r.out, 64 << 10);
+		strbuf_room(&r->out, 64 << 10);
 	copts.threads = threads;
 	copts.thread_bytes = thread_bytes;
 	/* -C finds types defined inside functions too, and
@@ -433,7 +440,7 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 	/* each unit's lookup keys on the thread that decoded it */
 	if (!so->class_names) {
 		copts.prepare = pahole_select_prepare;
-		copts.prepare_ctx = r.sel;
+		copts.prepare_ctx = r->sel;
 	}
 	/* -i and -f look at every struct of the unit that has the name */
 	/* (--kabi_prefix renames what the partial load would look up; -p
@@ -448,62 +455,66 @@ static int run_file(const char *path, const char *formats, const char *btf_base,
 	/* sorted once here, not by each unit's load (NULL: they sort) */
 	order = names ? load_sort_type_names(names, copts.load.nr_only_types) : NULL;
 	copts.load.only_types_order = order;
-	if (r.timed) {
+	if (r->timed) {
 		t_open = now_ns();
 		f_open = minor_faults();
 	}
-	rc = cli_input_run(&in, &copts, consume, &r, err);
-	if (r.timed) {
+	rc = cli_input_run(&in, &copts, consume, r, err);
+	if (r->timed) {
 		t_run = now_ns();
 		f_run = minor_faults();
 	}
 	/* For tests: how much of the unit index a run needed (lazy with -C) */
-	if (in.format == CLI_FORMAT_DWARF && r.timed) {
+	if (in.format == CLI_FORMAT_DWARF && r->timed) {
 		fprintf(stderr, "d2b-stats: %zu unit headers indexed (%s)\n",
 			in.dwarf.dwarf.nr_units,
 			in.dwarf.dwarf.units_complete ? "all" : "lazy, stopped early");
 		/* and how much of them a partial load (-C) decoded */
 		fprintf(stderr, "d2b-units: %zu units, %zu partial, %zu types\n",
-			r.nr_units, r.nr_partial, r.nr_types);
+			r->nr_units, r->nr_partial, r->nr_types);
 	}
 	/* and how many of a BTF's types its model (partial with -C) holds */
-	if (in.format == CLI_FORMAT_BTF && r.timed)
-		fprintf(stderr, "d2b-btf-model: %zu types\n", r.nr_types);
+	if (in.format == CLI_FORMAT_BTF && r->timed)
+		fprintf(stderr, "d2b-btf-model: %zu types\n", r->nr_types);
 	free(order);
 	free(names);
 	free(names_buf);
-	if (rc && r.stopped) {
+	if (rc && r->stopped) {
 		d2b_error_clear(err);
 		rc = 0;
 	}
-	/* what the listing prints at the end (-T) */
-	if (!rc) {
-		rc = pahole_select_finish(r.sel, &r.out, err);
-		if (!rc && r.out.len && write_all(r.out.buf, r.out.len))
-			rc = d2b_error_set(err, "writing the output failed");
-	}
-	if (!rc && fflush(stdout))
-		rc = d2b_error_set(err, "writing the output failed");
-	if (!rc && pahole_select_missing(r.sel))
-		fprintf(stderr, "pahole: type '%s' not found%s\n", pahole_select_missing(r.sel),
-			so->check_name && prettify_has_args(so->check_ctx,
-							    pahole_select_missing_index(r.sel))
-				? " or arguments not validated" : "");
-	strbuf_free(&r.out);
-	pahole_select_destroy(r.sel);
 	cli_input_close(&in);
 	/* Where a run's time went (bench/, docs/performance.md): open, decode
 	 * (the units' wall time less the printing), print (select, format,
 	 * write), close; minor page faults of each */
-	if (r.timed)
+	if (r->timed)
 		fprintf(stderr, "d2b-times: open %.0f us (%ld faults), decode %.0f us (%ld), "
 			"print %.0f us (%ld), close %.0f us; %ld faults before\n",
 			(double)(t_open - t_start) / 1e3, f_open - f_start,
-			(double)(t_run - t_open - r.print_ns) / 1e3,
-			f_run - f_open - r.print_flt,
-			(double)r.print_ns / 1e3, r.print_flt,
+			(double)(t_run - t_open - r->print_ns) / 1e3,
+			f_run - f_open - r->print_flt,
+			(double)r->print_ns / 1e3, r->print_flt,
 			(double)(now_ns() - t_run) / 1e3, f_start);
 	return rc;
+}
+
+/* What the listing prints once every file was read (-T), and the first
+ * -C name no file had, as 1.24 reports it once at the end. */
+static int finish_files(struct pahole_run *r, const struct pahole_select_opts *so,
+			struct d2b_error *err)
+{
+	if (pahole_select_finish(r->sel, &r->out, err))
+		return -1;
+	if (r->out.len && write_all(r->out.buf, r->out.len))
+		return d2b_error_set(err, "writing the output failed");
+	if (fflush(stdout))
+		return d2b_error_set(err, "writing the output failed");
+	if (pahole_select_missing(r->sel))
+		fprintf(stderr, "pahole: type '%s' not found%s\n", pahole_select_missing(r->sel),
+			so->check_name && prettify_has_args(so->check_ctx,
+							    pahole_select_missing_index(r->sel))
+				? " or arguments not validated" : "");
+	return 0;
 }
 
 /* pahole's BTF encoding options: with any of these, pahole encodes instead
@@ -662,6 +673,7 @@ int pahole_main(int argc, char **argv)
 	unsigned threads = 1;
 	size_t thread_bytes = CU_STREAM_THREAD_BYTES;
 	void *big = NULL;
+	struct pahole_run run = { .timed = getenv("D2B_PAHOLE_STATS") != NULL };
 	int c, rc = 0;
 
 	if (pahole_wants_btf_encoding(argc, argv))
@@ -988,14 +1000,21 @@ int pahole_main(int argc, char **argv)
 	}
 	if (cli_inputs_want_huge_pages(argv + optind, (size_t)(argc - optind), formats, btf_base))
 		(void)cli_heap_for_big_model(argv, (size_t)64 << 20, &big);
+	run.sel = pahole_select_create(&so, &err);
+	if (!run.sel)
+		rc = cli_fail("pahole", &err);
 	/* No file: the running kernel's BTF, as pahole does. */
-	if (optind >= argc &&
-	    run_file(NULL, "btf", btf_base, &so, kabi_prefix, threads, thread_bytes, &err))
+	if (!rc && optind >= argc &&
+	    run_file(&run, NULL, "btf", btf_base, &so, kabi_prefix, threads, thread_bytes, &err))
 		rc = cli_fail("pahole", &err);
 	for (int i = optind; i < argc && !rc; i++)
-		if (run_file(argv[i], formats, btf_base, &so, kabi_prefix, threads, thread_bytes,
-			     &err))
+		if (run_file(&run, argv[i], formats, btf_base, &so, kabi_prefix, threads,
+			     thread_bytes, &err))
 			rc = cli_fail("pahole", &err);
+	if (!rc && finish_files(&run, &so, &err))
+		rc = cli_fail("pahole", &err);
+	strbuf_free(&run.out);
+	pahole_select_destroy(run.sel);
 	free(big);
 	free(langs);
 	free(names_buf);

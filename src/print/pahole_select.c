@@ -255,6 +255,18 @@ oom:
 	return NULL;
 }
 
+void pahole_select_next_file(struct pahole_select *ps, const char *names_lo,
+			     const char *names_hi)
+{
+	/* the keys hold addresses in the file that is closed now, which the
+	 * next one's mapping may reuse for other names */
+	keyset_free(&ps->seen_ptrs);
+	ps->o.names_lo = names_lo;
+	ps->o.names_hi = names_hi;
+	/* 1.24's --first_obj_only stops loading the file, not the run */
+	ps->first_done = false;
+}
+
 void pahole_select_destroy(struct pahole_select *ps)
 {
 	if (!ps)

@@ -2,9 +2,11 @@
 /*
  * print/pahole_select.h: which types pahole prints, in which order, once.
  *
- * Fed one cu_model at a time, in unit order. Keeps no pointer into a unit
- * after pahole_select_cu() returns: what it remembers across units (the
- * structs already printed, the -C names still looked for) is copied.
+ * Fed one cu_model at a time, in unit order, the units of every file of
+ * the command line in turn (pahole_select_next_file() between files).
+ * Keeps no pointer into a unit after pahole_select_cu() returns: what it
+ * remembers across units (the structs already printed, the -C names still
+ * looked for) is copied.
  *
  * Default listing: every top-level, named, defined struct or union of each
  * unit in DIE order, skipping one already printed from an earlier unit with
@@ -102,6 +104,17 @@ struct pahole_select;
 struct pahole_select *pahole_select_create(const struct pahole_select_opts *o,
 					   struct d2b_error *err);
 void pahole_select_destroy(struct pahole_select *ps);	/* accepts NULL */
+
+/* The units that follow are another file's (pahole 1.24 loads its files
+ * into one list of units: a -C name found in one file is not looked for
+ * in the next, a struct printed from one is not printed again from the
+ * next, -T counts across them; --first_obj_only takes the first unit of
+ * each file). NAMES_LO..HI: that file's string section
+ * (pahole_select_opts), or NULL. What was known of the earlier files'
+ * names by address alone is forgotten: their mappings go. Call it while no
+ * unit of the stream is being prepared. */
+void pahole_select_next_file(struct pahole_select *ps, const char *names_lo,
+			     const char *names_hi);
 
 /* Append to OUT what pahole prints for unit CU. Returns 0, or -1 with err
  * set (out of memory). */
