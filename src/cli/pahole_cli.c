@@ -55,6 +55,7 @@ enum {
 	OPT_COMPILE,
 	OPT_HASHBITS,
 	OPT_KABI_PREFIX,
+	OPT_FIXUP_SILLY_BITFIELDS,
 	OPT_COUNT,
 	OPT_HEADER_TYPE,
 	OPT_PRETTIFY,
@@ -120,11 +121,12 @@ static const struct option long_opts[] = {
 	{ "classes_as_structs", no_argument, NULL, OPT_CLASSES_AS_STRUCTS },
 	{ "count", required_argument, NULL, OPT_COUNT },
 	{ "first_obj_only", no_argument, NULL, OPT_FIRST_OBJ_ONLY },
-	{ "fixup_silly_bitfields", no_argument, NULL, OPT_UNSUPPORTED },
+	{ "fixup_silly_bitfields", no_argument, NULL, OPT_FIXUP_SILLY_BITFIELDS },
 	{ "flat_arrays", no_argument, NULL, OPT_FLAT_ARRAYS },
 	{ "header_type", required_argument, NULL, OPT_HEADER_TYPE },
 	{ "kabi_prefix", required_argument, NULL, OPT_KABI_PREFIX },
 	{ "prettify", required_argument, NULL, OPT_PRETTIFY },
+	{ "ptr_table_stats", no_argument, NULL, OPT_UNSUPPORTED },
 	{ "range", required_argument, NULL, OPT_RANGE },
 	{ "seek_bytes", required_argument, NULL, OPT_SEEK_BYTES },
 	{ "show_private_classes", no_argument, NULL, OPT_PRIVATE_CLASSES },
@@ -224,6 +226,8 @@ static void usage(FILE *f)
 
 struct pahole_run {
 	struct pahole_select *sel;
+	const char *kabi_prefix;	/* --kabi_prefix, NULL if none */
+	bool fixup_silly_bitfields;	/* --fixup_silly_bitfields */
 	size_t nr_units, nr_partial, nr_types;	/* for D2B_PAHOLE_STATS */
 	struct strbuf out;
 	bool write_failed;
@@ -384,9 +388,9 @@ static bool check_name_args(void *ctx, size_t index, const struct cu_model *cu,
 
 static int run_file(struct pahole_run *r, const char *path, const char *formats,
 		    const char *btf_base, const struct pahole_select_opts *so,
-		    const char *kabi_prefix, unsigned threads, size_t thread_bytes,
-		    struct d2b_error *err)
+		    unsigned threads, size_t thread_bytes, struct d2b_error *err)
 {
+	const char *kabi_prefix = r->kabi_prefix;
 	struct cli_input in;
 	struct cu_stream_options copts = { 0 };
 	const char *names_lo = NULL, *names_hi = NULL;
@@ -437,6 +441,7 @@ static int run_file(struct pahole_run *r, const char *path, const char *formats,
 	copts.load.skip_locations = true;
 	copts.load.skip_line_files = !needs_files;
 	copts.load.kabi_prefix = kabi_prefix;
+	copts.load.fixup_silly_bitfields = r->fixup_silly_bitfields;
 	/* each unit's lookup keys on the thread that decoded it */
 	if (!so->class_names) {
 		copts.prepare = pahole_select_prepare;
@@ -573,7 +578,8 @@ static int prettify_consume(void *ctx, struct cu_model *cu, struct d2b_error *er
 
 static int prettify_main(int argc, char **argv, int first, const char *path,
 			 struct prettify_opts *po, const char *formats, const char *btf_base,
-			 unsigned threads, size_t thread_bytes, const struct pahole_filter *filter)
+			 unsigned threads, size_t thread_bytes, const struct pahole_filter *filter,
+			 bool fixup_silly_bitfields)
 {
 	struct prettify_run r = { .filter = filter };
 	struct d2b_error err = { 0 };
@@ -602,6 +608,7 @@ static int prettify_main(int argc, char **argv, int first, const char *path,
 		copts.load.skip_functions = true;
 		copts.load.skip_locations = true;
 		copts.load.skip_line_files = true;
+		copts.load.fixup_silly_bitfields = fixup_silly_bitfields;
 		if (cli_input_run(&in, &copts, prettify_consume, &r, &err) && !r.done)
 			rc = cli_fail("pahole", &err);
 		d2b_error_clear(&err);
@@ -668,7 +675,6 @@ int pahole_main(int argc, char **argv)
 	struct prettify_opts po = { 0 };
 	char *names_buf = NULL;
 	struct prettify *name_checks = NULL;	/* -C NAME(ARGS) without --prettify */
-	const char *kabi_prefix = NULL;
 	uint16_t *langs = NULL;
 	unsigned threads = 1;
 	size_t thread_bytes = CU_STREAM_THREAD_BYTES;
@@ -684,7 +690,10 @@ int pahole_main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":aAB:C:c:dD:Ef:F:H:i:Ij::lmMnNpPqrRsSt:TuVw:x:X:y:z:",
 				long_opts, &long_index)) != -1) {
 		switch (c) {
-		case 'S': case 'w':
+		case 'S':
+			so.reorg_steps = true;
+			break;
+		case 'w':
 			for (long_index = 0; long_opts[long_index].val != c; long_index++)
 				;
 			fprintf(stderr, "pahole: option -%c/--%s is not supported yet\n", c,
@@ -745,7 +754,10 @@ int pahole_main(int argc, char **argv)
 			break;
 		}
 		case OPT_KABI_PREFIX:
-			kabi_prefix = optarg;
+			run.kabi_prefix = optarg;
+			break;
+		case OPT_FIXUP_SILLY_BITFIELDS:
+			run.fixup_silly_bitfields = true;
 			break;
 		case OPT_COUNT:
 			po.count = (uint32_t)atoi(optarg);
@@ -976,7 +988,7 @@ int pahole_main(int argc, char **argv)
 		po.verbose = so.verbose;
 		free(langs);
 		return prettify_main(argc, argv, optind, prettify_path, &po, formats, btf_base,
-				     threads, thread_bytes, &so.filter);
+				     threads, thread_bytes, &so.filter, run.fixup_silly_bitfields);
 	}
 	so.filter.langs = langs;
 	if (so.class_names && so.stats == PAHOLE_STATS_NR_METHODS) {
@@ -1005,11 +1017,11 @@ int pahole_main(int argc, char **argv)
 		rc = cli_fail("pahole", &err);
 	/* No file: the running kernel's BTF, as pahole does. */
 	if (!rc && optind >= argc &&
-	    run_file(&run, NULL, "btf", btf_base, &so, kabi_prefix, threads, thread_bytes, &err))
+	    run_file(&run, NULL, "btf", btf_base, &so, threads, thread_bytes, &err))
 		rc = cli_fail("pahole", &err);
 	for (int i = optind; i < argc && !rc; i++)
-		if (run_file(&run, argv[i], formats, btf_base, &so, kabi_prefix, threads,
-			     thread_bytes, &err))
+		if (run_file(&run, argv[i], formats, btf_base, &so, threads, thread_bytes,
+			     &err))
 			rc = cli_fail("pahole", &err);
 	if (!rc && finish_files(&run, &so, &err))
 		rc = cli_fail("pahole", &err);

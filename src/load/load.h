@@ -48,6 +48,9 @@ struct load_options {
 	 * (cu_model_apply_kabi_prefix()); NULL: none. Not with only_types
 	 * (the partial load finds types by their DIEs' names). */
 	const char *kabi_prefix;
+	/* pahole --fixup_silly_bitfields: a bit-field as wide as its type
+	 * (int x:32) becomes a plain member (cu_model_fixup_silly_bitfields()) */
+	bool fixup_silly_bitfields;
 	/* pfunct -i / -T: each function's body (function.body), read after
 	 * the walk from the unit's DIEs (load_body.c). */
 	bool function_bodies;

@@ -1350,6 +1350,8 @@ struct cu_model *load_cu(const struct dw_file *df, size_t unit,
 
 	if (cu && opts && opts->kabi_prefix)
 		cu_model_apply_kabi_prefix(cu, opts->kabi_prefix);
+	if (cu && opts && opts->fixup_silly_bitfields)
+		cu_model_fixup_silly_bitfields(cu);
 	return cu;
 }
 

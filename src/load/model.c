@@ -119,3 +119,24 @@ void cu_model_apply_kabi_prefix(struct cu_model *cu, const char *prefix)
 	for (uint32_t i = 0; i < cu->nr_variables; i++)
 		kabi_name(&cu->variables[i].name, prefix, n);
 }
+
+void cu_model_fixup_silly_bitfields(struct cu_model *cu)
+{
+	for (uint32_t i = 0; i < cu->nr_types; i++) {
+		struct type *t = cu->types[i];
+
+		if (t->kind != TK_STRUCT && t->kind != TK_UNION && t->kind != TK_CLASS)
+			continue;
+		for (uint32_t k = 0; k < t->composite.nr_members; k++) {
+			struct member *m = &t->composite.members[k];
+			const struct type *mt;
+
+			if (!m->bit_size || m->is_static || m->bit_offset % 8)
+				continue;
+			mt = type_strip_cv(m->type);
+			if (mt && (mt->kind == TK_BASE || mt->kind == TK_ENUM) &&
+			    m->bit_size == 8 * mt->size)
+				m->bit_size = 0;
+		}
+	}
+}

@@ -365,6 +365,14 @@ void cu_model_destroy(struct cu_model *cu);	/* accepts NULL */
  * padding members). PREFIX must outlive the model. */
 void cu_model_apply_kabi_prefix(struct cu_model *cu, const char *prefix);
 
+/* pahole --fixup_silly_bitfields, "such as int foo:32": each member that is
+ * a bit-field as wide as its type (an integer or enumeration, through
+ * typedefs and qualifiers) and starts on a byte becomes a plain member at
+ * that byte. What the option means; 1.24's test is inverted (it makes a
+ * member of each 1-bit bit-field of an 8-byte type instead, and its layout
+ * arithmetic goes wrong), upstream fixed it later. */
+void cu_model_fixup_silly_bitfields(struct cu_model *cu);
+
 /* T without typedefs and qualifiers (const, volatile, restrict, _Atomic);
  * gives up after 64 steps on a hostile loop and returns where it stopped. */
 const struct type *type_strip_cv(const struct type *t);

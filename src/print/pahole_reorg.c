@@ -23,7 +23,9 @@ struct reorg {
 	struct layout_cache lc;
 	struct layout_class *c;		/* the clone's facts, after recalc() */
 	unsigned addr;			/* the unit's address size */
-	bool verbose;
+	int verbose;			/* 1: each move; 2 (-S): and the
+					 * struct after it */
+	const struct pahole_print_opts *print;	/* verbose 2 */
 	struct strbuf *out;
 };
 
@@ -146,7 +148,15 @@ static int move_member(struct reorg *r, uint32_t dest, uint32_t from, bool from_
 		for (uint32_t j = from + 1; j < r->n; j++)
 			shift(&r->m[j], -(int64_t)r->addr);
 	}
-	return recalc(r) ? -1 : 1;
+	if (recalc(r))
+		return -1;
+	/* -S: the struct as the move left it (1.24's class__move_member
+	 * prints it at verbose 2, and crashes there) */
+	if (r->verbose > 1) {
+		pahole_print_type(r->out, &r->lc, &r->clone, NULL, NULL, r->print);
+		strbuf_putc(r->out, '\n');
+	}
+	return 1;
 }
 
 /* FROM (-1: none) moved after DEST, unless it comes right after it: 1.24
@@ -276,11 +286,11 @@ int pahole_reorg_size(const struct cu_model *cu, const struct type *t, uint64_t 
 }
 
 int pahole_reorg_print(struct strbuf *out, const struct cu_model *cu, const struct type *t,
-		       bool verbose, const struct pahole_print_opts *o, struct d2b_error *err)
+		       int verbose, const struct pahole_print_opts *o, struct d2b_error *err)
 {
 	struct reorg r = { .cu = cu, .clone = *t, .n = t->composite.nr_members,
 			   .addr = cu->addr_size ? cu->addr_size : 8, .verbose = verbose,
-			   .out = out };
+			   .print = o, .out = out };
 	unsigned cls = o->cacheline_size ? o->cacheline_size : 64;
 	int ret = -1;
 
@@ -290,8 +300,11 @@ int pahole_reorg_print(struct strbuf *out, const struct cu_model *cu, const stru
 		/* do_reorg: the savings in 1.24's types (int, size_t) */
 		int savings = (int)((uint32_t)t->size - (uint32_t)r.clone.size);
 
-		if (savings && verbose)
+		if (savings && verbose) {
 			strbuf_putc(out, '\n');
+			if (verbose > 1)
+				strbuf_puts(out, "/* Final reorganized struct: */\n");
+		}
 		pahole_print_type(out, &r.lc, &r.clone, NULL, NULL, o);
 		if (savings) {
 			size_t lines = ((size_t)t->size + cls - 1) / cls -

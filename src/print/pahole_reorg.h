@@ -30,11 +30,12 @@
 bool pahole_reorg_supported(const struct type *t);
 
 /* Append to OUT what 1.24's `pahole -R -C NAME` prints for T, a struct of
- * CU that pahole_reorg_supported() takes: with VERBOSE (-V) each move
- * first, then the reorganized struct and what it saved. Returns 0, or -1
- * with err set (out of memory). */
+ * CU that pahole_reorg_supported() takes: with VERBOSE 1 (-V) each move
+ * first, with 2 (-S) each move and the struct as it left it (where 1.24
+ * crashes), then the reorganized struct and what it saved. Returns 0, or
+ * -1 with err set (out of memory). */
 int pahole_reorg_print(struct strbuf *out, const struct cu_model *cu, const struct type *t,
-		       bool verbose, const struct pahole_print_opts *o, struct d2b_error *err);
+		       int verbose, const struct pahole_print_opts *o, struct d2b_error *err);
 
 /* The size T (as pahole_reorg_supported() takes) would have once
  * reorganized: -P's test. Returns 0, or -1 when out of memory. */

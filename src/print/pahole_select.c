@@ -1106,7 +1106,8 @@ static int select_names(struct pahole_select *ps, struct cu_model *cu,
 				return d2b_error_set(err, "-R: '%s' has C++ bases or static "
 						     "members, which -R does not move yet", t->name);
 			}
-			if (pahole_reorg_print(out, cu, t, ps->o.verbose, &ps->o.print, err)) {
+			if (pahole_reorg_print(out, cu, t, ps->o.reorg_steps ? 2 : ps->o.verbose,
+					       &ps->o.print, err)) {
 				strbuf_free(&key);
 				return -1;
 			}

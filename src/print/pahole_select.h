@@ -79,7 +79,10 @@ struct pahole_select_opts {
 	void *check_ctx;
 	enum pahole_names_mode names_mode;
 	bool recursive;			/* -d (with -i) */
-	bool verbose;			/* -V: -i adds each count */
+	bool verbose;			/* -V: -i adds each count, -R each
+					 * move */
+	bool reorg_steps;		/* -S: -R prints the struct after
+					 * each move (verbose or not) */
 	/* --sort: the layouts at the end, by name (1.24's two orders); with
 	 * another formatter, structs with members are never taken for ones
 	 * printed before */
