@@ -6,7 +6,9 @@
 #   --fixup_silly_bitfields: a bit-field as wide as its type and starting on
 #     a byte (int c:32, long d:64, unsigned char g:8, short h:16) prints as a
 #     plain member; the others (a:1, b:3, e:1, i:2, j:1) stay bit-fields; the
-#     size stays 24 and --compile's text compiles to a struct of that size.
+#     size stays 24 and --compile's text compiles to a struct of that size
+#     (clang's enums nested in a struct, an anonymous one too, declared
+#     once: --compile prints the data members only).
 #     (1.24's inverted test turns e:1, a 1-bit field of a long, into a whole
 #     long and prints a 65529-byte hole.) Without the option the output is
 #     1.24's, where it is installed.
@@ -29,6 +31,8 @@ struct bf {
 struct bf gbf;
 struct r { char a; long b; char c; int d; short e; char f; };
 struct r gr;
+struct an { enum { P, Q } k; int l:32; };
+struct an gan;
 EOF
 
 for cc in gcc clang; do

@@ -271,15 +271,21 @@ static const char *rename_shadowed(struct pahole_emit *pe, const struct type *t)
 
 /* tag__fprintf with a fresh configuration (only the summaries), and ";\n".
  * That configuration has no has_alignment_info: no "Force padding" lines,
- * on DWARF too. */
+ * on DWARF too. pahole's emitter prints the data members only: what 1.24
+ * prints from BTF, which has nothing else, and what compiles from DWARF
+ * (clang's anonymous enums nested in a struct would be declared twice,
+ * C++ methods would not compile); pfunct's prints what pfunct 1.24 does. */
 static void print_type(struct pahole_emit *pe, const struct type *t, const char *prefix,
 		       const char *suffix)
 {
-	static const struct pahole_print_opts defaults = { .suppress_force_paddings = true };
+	static const struct pahole_print_opts pfunct_opts = { .suppress_force_paddings = true };
+	static const struct pahole_print_opts pahole_opts = { .suppress_force_paddings = true,
+							      .show_only_data_members = true };
 
 	if (!t->name && !prefix && !suffix)
 		return;
-	pahole_print_type(pe->out, pe->lc, t, prefix, suffix, &defaults);
+	pahole_print_type(pe->out, pe->lc, t, prefix, suffix,
+			  pe->decls_as_types ? &pfunct_opts : &pahole_opts);
 	strbuf_putc(pe->out, '\n');
 }
 
