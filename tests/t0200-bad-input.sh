@@ -21,7 +21,7 @@ out=$("$D2B" load "$tmp/good.o") || d2b_fail "good.o does not load"
 cases=(
 	"not-elf|not-elf: .*(ELF|elf)"
 	"empty|empty: .*"
-	"no-dwarf.o|no-dwarf.o(: no DWARF debug info|' has no dwarf type information)"
+	"no-dwarf.o|no-dwarf.o(: no DWARF debug info|' has no supported type information)"
 	"truncated.o|truncated.o: \.debug_info\+0x0: unit length 0x[0-9a-f]+ runs past the end"
 	"bad-abbrev.o|bad-abbrev.o: \.debug_info\+0x18: abbreviation code 9 does not exist"
 	"unknown-form.o|unknown-form.o: \.debug_abbrev\+0x3: unknown form 0x7f"

@@ -7,11 +7,13 @@
 # name no file has is reported once at the end, and --first_obj_only takes
 # the first unit of each file. Three objects (gcc and clang, DWARF 4 and
 # 5, -O0 and -O2): a.o and c.o define the same struct foo, b.o another
-# struct foo (one more member). Each case's stdout, stderr and exit status
+# struct foo (one more member); bonly.o is b.o with our .BTF and without its
+# DWARF, which pahole reads as BTF when no -F is given (1.24 tries DWARF,
+# then BTF). Each case's stdout, stderr and exit status
 # are checked against values written here and, where pahole 1.24 is
 # installed, byte for byte against it.
 . "$D2B_SRC/tests/lib.sh"
-d2b_need_cmd gcc clang
+d2b_need_cmd gcc clang objcopy
 tmp=$(d2b_tmpdir)
 PAHOLE="$D2B_BUILD/pahole"
 ORACLE=$(command -v pahole)
@@ -63,6 +65,9 @@ cases=(
 	"-C foo -R|a b"
 	"-P|a b c"
 	"-C foo -x foo|a c"
+	"|a bonly c"
+	"-C baz|a bonly c"
+	"-T|a bonly c"
 )
 
 # expect NAME FILE PATTERN COUNT: FILE has COUNT lines that match PATTERN
@@ -81,6 +86,9 @@ for cc in gcc clang; do
 				(cd "$tmp" && "$cc" -g -gdwarf-"$v" -O"$o" -c -o "$d/$f.o" "$f.c") ||
 					{ fail "$cc -gdwarf-$v -O$o $f.c"; continue 2; }
 			done
+			cp "$d/b.o" "$d/b.btf.o" && "$D2B" encode -J "$d/b.btf.o" &&
+				objcopy --strip-debug "$d/b.btf.o" "$d/bonly.o" ||
+				{ fail "$cc -gdwarf-$v -O$o: cannot make a BTF-only object"; continue; }
 			for c in "${cases[@]}"; do
 				args=${c%%|*}
 				files=()
@@ -116,6 +124,9 @@ for cc in gcc clang; do
 				"--first_obj_only|a b")
 					expect "$name" "$d/out" "^struct foo {" 2
 					expect "$name" "$d/out" "^struct baz {" 1 ;;
+				"-C baz|a bonly c")
+					expect "$name" "$d/out" "^struct baz {" 1
+					[ -s "$d/err" ] && fail "$name: stderr $(head -c 200 "$d/err")" ;;
 				"-C foo -u|a b c")
 					[ "$(cat "$d/out")" = a.c ] ||
 						fail "$name: '$(head -c 200 "$d/out")'" ;;

@@ -8,7 +8,8 @@
 #     plain member; the others (a:1, b:3, e:1, i:2, j:1) stay bit-fields; the
 #     size stays 24 and --compile's text compiles to a struct of that size
 #     (clang's enums nested in a struct, an anonymous one too, declared
-#     once: --compile prints the data members only).
+#     once: --compile prints the data members only); with -J the BTF holds
+#     them as plain members and prints as the DWARF does.
 #     (1.24's inverted test turns e:1, a 1-bit field of a long, into a whole
 #     long and prints a 65529-byte hole.) Without the option the output is
 #     1.24's, where it is installed.
@@ -65,6 +66,17 @@ for cc in gcc clang; do
 			} >"$b.h"
 			gcc -fsyntax-only -x c "$b.h" 2>"$b.cc.err" ||
 				fail "$name: --compile --fixup_silly_bitfields: $(head -3 "$b.cc.err")"
+
+			# -J --fixup_silly_bitfields: the BTF has them as plain members
+			checked=$((checked + 1))
+			cp "$b.o" "$b.j.o"
+			if "$PAHOLE" -J --fixup_silly_bitfields "$b.j.o" 2>"$b.j.err"; then
+				"$PAHOLE" -F btf -C bf "$b.j.o" >"$b.j.out" 2>&1
+				cmp -s "$b.j.out" "$b.fix" ||
+					fail "$name: -J --fixup_silly_bitfields: the BTF prints otherwise"
+			else
+				fail "$name: -J --fixup_silly_bitfields: $(head -c 200 "$b.j.err")"
+			fi
 
 			if [ -n "$ORACLE" ]; then
 				checked=$((checked + 1))

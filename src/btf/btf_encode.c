@@ -705,6 +705,7 @@ static int encode_file(struct elf_file *ef, const struct dw_file *df,
 	fe.load.skip_line_files = true;
 	fe.load.skip_plain_blocks = true;
 	fe.load.kabi_prefix = opts->kabi_prefix;
+	fe.load.fixup_silly_bitfields = opts->fixup_silly_bitfields;
 	units = malloc((df->nr_units ? df->nr_units : 1) * sizeof(*units));
 	if (!units) {
 		d2b_error_oom(err);

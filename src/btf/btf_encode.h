@@ -97,6 +97,9 @@ struct btf_encode_options {
 	 * with it become it; the keys are then exact (the census reads the
 	 * DIEs' own names) */
 	const char *kabi_prefix;
+	/* pahole -J --fixup_silly_bitfields (load_options'): a bit-field as
+	 * wide as its type is encoded as a plain member */
+	bool fixup_silly_bitfields;
 };
 
 /* Whether an encoding with OPTS (HAS_BASE: split on a base) may cut its

@@ -5,6 +5,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* The formats tried without -F, in pahole 1.24's order (its table of
+ * debugging formats): a file without DWARF is read as BTF, an ELF file's
+ * .BTF or a raw BTF file. */
+#define DEFAULT_FORMATS "dwarf,btf"
+
 /* Does PATH hold DWARF? (an ELF file with a .debug_info section) */
 static bool has_dwarf(const char *path)
 {
@@ -84,7 +89,7 @@ enum cli_format cli_input_probe(const char *path, const char *formats)
 	size_t n;
 
 	if (!formats)
-		formats = "dwarf";
+		formats = DEFAULT_FORMATS;
 	if (!path)
 		return CLI_FORMAT_BTF;
 	for (const char *p = formats, *name; next_format(&p, &name, &n);) {
@@ -100,12 +105,12 @@ int cli_input_open(struct cli_input *in, const char *path, const char *formats,
 		   const char *btf_base, unsigned dwarf_flags,
 		   struct d2b_error *err)
 {
-	const char *p, *name;
+	const char *asked = formats, *p, *name;
 	size_t n;
 
 	memset(in, 0, sizeof(*in));
 	if (!formats)
-		formats = "dwarf";
+		formats = DEFAULT_FORMATS;
 	if (!path)	/* the running kernel: BTF only */
 		return try_format(in, NULL, "btf", 3, btf_base, 0, err) ? -1 : 0;
 	for (p = formats; next_format(&p, &name, &n);) {
@@ -114,17 +119,18 @@ int cli_input_open(struct cli_input *in, const char *path, const char *formats,
 		if (r <= 0)
 			return r;
 	}
-	/* Nothing matched. When only ELF formats were asked for, a file that
+	/* Nothing matched. Unless raw BTF was asked for by name, a file that
 	 * is not even ELF gets the reason: missing, empty, not ELF. */
-	if (!strstr(formats, "btf")) {
+	if (!asked || !strstr(formats, "btf")) {
 		struct elf_file *ef = elf_file_open(path, err);
 
 		if (!ef)
 			return -1;
 		elf_file_close(ef);
 	}
+	/* (1.24 says "supported" when no -F named the formats) */
 	return d2b_error_set(err, "file '%s' has no %s type information.", path,
-			     formats);
+			     asked ? formats : "supported");
 }
 
 int cli_input_run(struct cli_input *in, const struct cu_stream_options *opts,
@@ -166,12 +172,12 @@ void cli_input_close(struct cli_input *in)
 	in->format = CLI_FORMAT_NONE;
 }
 
-/* Whether the list FORMATS (NULL: "dwarf") names NAME. */
+/* Whether the list FORMATS (NULL: the default) names NAME. */
 static bool names_format(const char *formats, const char *name)
 {
 	size_t len = strlen(name), n;
 
-	for (const char *p = formats ? formats : "dwarf", *f; next_format(&p, &f, &n);)
+	for (const char *p = formats ? formats : DEFAULT_FORMATS, *f; next_format(&p, &f, &n);)
 		if (n == len && !strncmp(f, name, n))
 			return true;
 	return false;
@@ -193,8 +199,10 @@ bool cli_inputs_want_huge_pages(char *const *paths, size_t n, const char *format
 	if (!n)	/* the running kernel's BTF */
 		return at_least(btf_default_vmlinux_path(), big) || at_least(btf_base, big);
 	/* No file is read as BTF: no probe (it opens and maps each file, 0.2
-	 * ms of a 3.5 ms `pahole -C task_struct vmlinux` on the project's VM) */
-	if (!names_format(formats, "btf"))
+	 * ms of a 3.5 ms `pahole -C task_struct vmlinux` on the project's VM).
+	 * Without -F neither: a file is BTF then only when it has no DWARF,
+	 * and a BTF that big is read from the kernel or named with -F */
+	if (!formats || !names_format(formats, "btf"))
 		return false;
 	for (size_t i = 0; i < n; i++) {
 		if (cli_input_probe(paths[i], formats) != CLI_FORMAT_BTF)

@@ -18,8 +18,8 @@
  *
  * PATH NULL means the running kernel's BTF (btf_default_vmlinux_path():
  * $PAHOLE_VMLINUX_BTF_FILENAME, else /sys/kernel/btf/vmlinux), whatever the
- * list says. FORMATS NULL means "dwarf" (pahole's default is "dwarf,btf",
- * which we also accept: a file without DWARF is then tried as BTF).
+ * list says. FORMATS NULL means "dwarf,btf", pahole 1.24's default: a
+ * file without DWARF is read as BTF (its .BTF, or a raw BTF file).
  */
 #ifndef D2B_CLI_CLI_INPUT_H
 #define D2B_CLI_CLI_INPUT_H
@@ -48,7 +48,9 @@ struct cli_input {
  * but fails to open in it stops the search with that error (corrupt BTF is
  * reported, not skipped). A file with none of the formats (unknown names
  * never match) fails with "file 'PATH' has no LIST type information.", as
- * pahole says it. DWARF_FLAGS are dw_file_init_flags()'s for a DWARF input
+ * pahole says it ("supported" for LIST when FORMATS is NULL; a missing
+ * file, or one that is neither ELF nor raw BTF, gets its own reason
+ * unless FORMATS names btf). DWARF_FLAGS are dw_file_init_flags()'s for a DWARF input
  * (DW_FILE_NO_LINE when the units are loaded with skip_line_files: a
  * module's .debug_line is then neither copied nor relocated). Returns 0,
  * or -1 with err set.

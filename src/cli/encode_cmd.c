@@ -37,6 +37,7 @@ static void usage(FILE *f)
 		"                 --supported_btf_features --btf_gen_floats --btf_gen_optimized\n"
 		"                 --btf_gen_all --btf_encode_force --lang_exclude=LANG,...\n"
 		"                 --kabi_prefix=PREFIX (names that begin with it become it)\n"
+		"                 --fixup_silly_bitfields (int a:32 as a plain member)\n"
 		"                 --skip_encoding_btf_{vars,decl_tag,type_tag,enum64,inconsistent_proto}\n"
 		"--no_prededup: keep every unit's copy of a type for libbpf's dedup (slower,\n"
 		"              same output; for tests and benchmarks)\n"
@@ -192,6 +193,10 @@ static int parse_args(int argc, char **argv, struct encode_args *a, struct d2b_e
 					return 2;
 				}
 				a->opts.kabi_prefix = val;
+				continue;
+			}
+			if (!strcmp(name, "fixup_silly_bitfields") && !val) {
+				a->opts.fixup_silly_bitfields = true;
 				continue;
 			}
 			if (!strcmp(name, "btf_base") || !strcmp(name, "btf_encode_detached")) {

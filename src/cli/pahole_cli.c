@@ -383,8 +383,8 @@ static bool check_name_args(void *ctx, size_t index, const struct cu_model *cu,
 
 /* The units of PATH into R's listing, which goes on over the files that
  * follow (R->sel: pahole_select_next_file()). PATH NULL: the running
- * kernel's BTF. FORMATS NULL: DWARF (pahole 1.24 reads a named file's
- * DWARF unless -F says otherwise). */
+ * kernel's BTF. FORMATS NULL: DWARF, else BTF (pahole 1.24 reads a named
+ * file's DWARF unless -F says otherwise, and its BTF when it has none). */
 
 static int run_file(struct pahole_run *r, const char *path, const char *formats,
 		    const char *btf_base, const struct pahole_select_opts *so,
