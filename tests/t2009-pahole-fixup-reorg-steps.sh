@@ -67,6 +67,16 @@ for cc in gcc clang; do
 			gcc -fsyntax-only -x c "$b.h" 2>"$b.cc.err" ||
 				fail "$name: --compile --fixup_silly_bitfields: $(head -3 "$b.cc.err")"
 
+			# -C --compile: the same data members only (one enum)
+			checked=$((checked + 1))
+			{
+				# (-C: no ';' after the type, as 1.24)
+				"$PAHOLE" --compile -C an "$b.o"
+				echo ";"
+			} >"$b.an.h"
+			gcc -fsyntax-only -x c "$b.an.h" 2>"$b.an.err" ||
+				fail "$name: --compile -C an: $(head -3 "$b.an.err")"
+
 			# -J --fixup_silly_bitfields: the BTF has them as plain members
 			checked=$((checked + 1))
 			cp "$b.o" "$b.j.o"

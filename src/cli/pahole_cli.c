@@ -782,6 +782,9 @@ int pahole_main(int argc, char **argv)
 			break;
 		case OPT_COMPILE:
 			so.compile = true;
+			/* -C's types as the emitter's: data members only (all
+			 * BTF has; from DWARF, what compiles) */
+			so.print.show_only_data_members = true;
 			break;
 		case OPT_LANG:
 		case OPT_LANG_EXCLUDE:
