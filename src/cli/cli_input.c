@@ -172,12 +172,12 @@ void cli_input_close(struct cli_input *in)
 	in->format = CLI_FORMAT_NONE;
 }
 
-/* Whether the list FORMATS (NULL: the default) names NAME. */
+/* Whether the list FORMATS names NAME. */
 static bool names_format(const char *formats, const char *name)
 {
 	size_t len = strlen(name), n;
 
-	for (const char *p = formats ? formats : DEFAULT_FORMATS, *f; next_format(&p, &f, &n);)
+	for (const char *p = formats, *f; next_format(&p, &f, &n);)
 		if (n == len && !strncmp(f, name, n))
 			return true;
 	return false;

@@ -385,12 +385,10 @@ static bool check_name_args(void *ctx, size_t index, const struct cu_model *cu,
  * follow (R->sel: pahole_select_next_file()). PATH NULL: the running
  * kernel's BTF. FORMATS NULL: DWARF, else BTF (pahole 1.24 reads a named
  * file's DWARF unless -F says otherwise, and its BTF when it has none). */
-
 static int run_file(struct pahole_run *r, const char *path, const char *formats,
 		    const char *btf_base, const struct pahole_select_opts *so,
 		    unsigned threads, size_t thread_bytes, struct d2b_error *err)
 {
-	const char *kabi_prefix = r->kabi_prefix;
 	struct cli_input in;
 	struct cu_stream_options copts = { 0 };
 	const char *names_lo = NULL, *names_hi = NULL;
@@ -440,7 +438,7 @@ static int run_file(struct pahole_run *r, const char *path, const char *formats,
 				    so->stats != PAHOLE_STATS_NR_METHODS;
 	copts.load.skip_locations = true;
 	copts.load.skip_line_files = !needs_files;
-	copts.load.kabi_prefix = kabi_prefix;
+	copts.load.kabi_prefix = r->kabi_prefix;
 	copts.load.fixup_silly_bitfields = r->fixup_silly_bitfields;
 	/* each unit's lookup keys on the thread that decoded it */
 	if (!so->class_names) {
@@ -453,7 +451,7 @@ static int run_file(struct pahole_run *r, const char *path, const char *formats,
 	/* (-C NAME(ARGS): the checks look for type_enum's enumerations,
 	 * which a partial load may not hold) */
 	names = partial_names(so->names_mode == PAHOLE_NAMES_CONTAINERS ||
-			      so->names_mode == PAHOLE_NAMES_POINTERS || kabi_prefix ||
+			      so->names_mode == PAHOLE_NAMES_POINTERS || r->kabi_prefix ||
 			      so->print.expand_pointers || so->check_name ?
 			      NULL : so->class_names, &names_buf, &copts.load.nr_only_types);
 	copts.load.only_types = names;

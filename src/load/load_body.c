@@ -374,7 +374,7 @@ static int read_body(struct loader *l, struct function *fn, struct frame_vec *fr
 	if (!dw_die_has_children(&die))
 		return 0;
 	/* pahole's function lexblock: DW_AT_low_pc and the size to high_pc */
-	top.addr = fn->has_addr ? fn->low_pc : 0;
+	top.addr = fn->low_pc;	/* (0 without DW_AT_low_pc) */
 	top.size = fn->has_addr && fn->high_pc > fn->low_pc ? fn->high_pc - fn->low_pc : 0;
 	frames->len = 0;
 	if (push_frame(l, frames, FRAME_FUNCTION, 0, 0, &top))
