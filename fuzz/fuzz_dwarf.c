@@ -19,6 +19,7 @@
 
 #include "dwarf/dwarf.h"
 #include "elf/elf_file.h"
+#include "elf/elf_page_copies.h"
 #include "load/load.h"
 #include "print/pahole_select.h"
 #include "print/pfunct_print.h"
@@ -57,6 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct strbuf out = STRBUF_INIT;
 	struct pahole_select *sel = NULL;
 	struct pfunct_printer *pf = NULL;
+	struct elf_page_copies strs = { 0 };
 	struct elf_file *ef;
 	struct dw_file df;
 	uint8_t *copy;
@@ -90,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!sel || !pf || (so.class_names && !psel))
 		goto out_dwarf;
 	for (size_t i = 0; i < df.nr_units; i++) {
-		struct cu_model *cu = load_cu(&df, i, &lopts, NULL, &err);
+		struct cu_model *cu = load_cu(&df, i, &lopts, NULL, NULL, &err);
 
 		if (!cu) {
 			failed = true;
@@ -115,10 +117,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cu_model_destroy(cu);
 		strbuf_reset(&out);
 	}
-	/* -C: the partial loads print what the full ones printed */
+	/* -C: the partial loads print what the full ones printed (their
+	 * names through copies of the pages: a file given as memory has
+	 * none, so each name is its own pointer) */
+	elf_page_copies_init(&strs, ef);
 	for (size_t i = 0; psel && !pfailed && i < df.nr_units && !pahole_select_done(psel); i++) {
 		struct d2b_error perr = { 0 };
-		struct cu_model *cu = load_cu(&df, i, &popts, NULL, &perr);
+		struct cu_model *cu = load_cu(&df, i, &popts, NULL, &strs, &perr);
 
 		fuzz_check_error(&perr);
 		if (!cu || pahole_select_cu(psel, cu, &ptext, &perr))
@@ -136,6 +141,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			strchr(err.msg, '\n')))
 		__builtin_trap();
 out_dwarf:
+	elf_page_copies_free(&strs);
 	pfunct_printer_destroy(pf);
 	pahole_select_destroy(sel);
 	pahole_select_destroy(psel);

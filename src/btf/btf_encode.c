@@ -334,7 +334,7 @@ static int produce(void *arg, size_t item, unsigned thread, void **result,
 	size_t unit = fe->units[item];
 	double t0 = now_s(CLOCK_THREAD_CPUTIME_ID);
 	struct btf_fragment *frag;
-	struct cu_model *cu = load_cu(fe->df, unit, &fe->load, &fe->unit_bufs[thread], err);
+	struct cu_model *cu = load_cu(fe->df, unit, &fe->load, &fe->unit_bufs[thread], NULL, err);
 
 	if (!cu)
 		return d2b_error_at(err, fe->df->path, ".debug_info", fe->df->units[unit].offset,

@@ -14,6 +14,8 @@
 #include "dwarf/dwarf.h"
 #include "load/model.h"
 
+struct elf_page_copies;
+
 struct load_options {
 	/* Types only: a C unit's functions are not recorded and their
 	 * subtrees are skipped (DW_AT_sibling), with the types defined inside
@@ -67,9 +69,13 @@ uint32_t *load_sort_type_names(const char *const *names, size_t n);
 /* Returns the unit's model, or NULL with err set. BUF: NULL to read the
  * unit through the file's mapping, or a buffer of the calling thread's to
  * copy it into first (dw_cu_open_copy()): the model then points into BUF
- * (DW_FORM_string names), which must not be reused while it lives. */
+ * (DW_FORM_string names), which must not be reused while it lives.
+ * STRS: NULL, or the calling thread's copies of the file's pages
+ * (elf/elf_page_copies.h), which a partial load (only_types) reads the
+ * names it compares and the names it keeps for printing through: those
+ * are copied into the model, so STRS may go before it. */
 struct cu_model *load_cu(const struct dw_file *df, size_t unit,
 			 const struct load_options *opts, struct dw_unit_buf *buf,
-			 struct d2b_error *err);
+			 struct elf_page_copies *strs, struct d2b_error *err);
 
 #endif

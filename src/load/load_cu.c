@@ -1290,7 +1290,8 @@ static int build(struct loader *l)
  * possible or failed (the caller then does the full walk). */
 static struct cu_model *load_unit(const struct dw_file *df, size_t unit,
 				  const struct load_options *opts, struct dw_unit_buf *buf,
-				  bool lazy, bool *fallback, struct d2b_error *err)
+				  struct elf_page_copies *strs, bool lazy, bool *fallback,
+				  struct d2b_error *err)
 {
 	static const struct load_options defaults;
 	struct loader *l = malloc(sizeof(*l));
@@ -1309,6 +1310,7 @@ static struct cu_model *load_unit(const struct dw_file *df, size_t unit,
 	l->cu = cu;
 	l->opts = opts ? opts : &defaults;
 	l->err = err;
+	l->strs = strs;
 	if (dw_cu_open_copy(&l->dcu, df, unit, buf, &cu->arena, err) == 0) {
 		cu->index = (uint32_t)unit;
 		cu->offset = l->dcu.unit->offset;
@@ -1340,13 +1342,13 @@ static struct cu_model *load_unit(const struct dw_file *df, size_t unit,
 
 static struct cu_model *load_cu_names(const struct dw_file *df, size_t unit,
 				       const struct load_options *opts, struct dw_unit_buf *buf,
-				       struct d2b_error *err);
+				       struct elf_page_copies *strs, struct d2b_error *err);
 
 struct cu_model *load_cu(const struct dw_file *df, size_t unit,
 			 const struct load_options *opts, struct dw_unit_buf *buf,
-			 struct d2b_error *err)
+			 struct elf_page_copies *strs, struct d2b_error *err)
 {
-	struct cu_model *cu = load_cu_names(df, unit, opts, buf, err);
+	struct cu_model *cu = load_cu_names(df, unit, opts, buf, strs, err);
 
 	if (cu && opts && opts->kabi_prefix)
 		cu_model_apply_kabi_prefix(cu, opts->kabi_prefix);
@@ -1357,12 +1359,12 @@ struct cu_model *load_cu(const struct dw_file *df, size_t unit,
 
 static struct cu_model *load_cu_names(const struct dw_file *df, size_t unit,
 				       const struct load_options *opts, struct dw_unit_buf *buf,
-				       struct d2b_error *err)
+				       struct elf_page_copies *strs, struct d2b_error *err)
 {
 	if (opts && opts->nr_only_types) {
 		struct load_options full = *opts;
 		bool fallback = false;
-		struct cu_model *cu = load_unit(df, unit, opts, buf, true, &fallback, err);
+		struct cu_model *cu = load_unit(df, unit, opts, buf, strs, true, &fallback, err);
 
 		if (cu || !fallback)
 			return cu;
@@ -1370,7 +1372,7 @@ static struct cu_model *load_cu_names(const struct dw_file *df, size_t unit,
 		d2b_error_clear(err);
 		full.only_types = NULL;
 		full.nr_only_types = 0;
-		return load_unit(df, unit, &full, buf, false, NULL, err);
+		return load_unit(df, unit, &full, buf, NULL, false, NULL, err);
 	}
-	return load_unit(df, unit, opts, buf, false, NULL, err);
+	return load_unit(df, unit, opts, buf, NULL, false, NULL, err);
 }

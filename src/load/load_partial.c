@@ -42,6 +42,7 @@
  * (DW_FORM_ref_addr, ref_sig8), DW_FORM_indirect, and any error (so the
  * full walk reports it as it always did).
  */
+#include "elf/elf_page_copies.h"
 #include "load/loader.h"
 #include "util/name_sort.h"
 
@@ -112,6 +113,7 @@ struct lazy {
 	size_t nr_open, nr_missing, nr_names;
 	bool done;
 	const char *const *names;
+	size_t name_need;		/* the longest name's bytes, its NUL too */
 	uint64_t *found;
 	const uint32_t *sorted;	/* over 4 names: their indexes, by name */
 	uint32_t *own_sorted;	/* sorted, when this load made it */
@@ -128,6 +130,14 @@ struct lazy {
 	uint64_t top_at[DW_MAX_DEPTH + 2];
 	uint32_t open[DW_MAX_DEPTH + 2];	/* listed DIEs whose subtree is open */
 };
+
+/* Whether NAME is in .debug_str and read through l->strs: not a name in
+ * the unit's own bytes (DW_FORM_string, which gcc gives short names), which
+ * the skim has read already. */
+static bool in_str(const struct loader *l, const char *name)
+{
+	return l->strs && l->str && name >= l->str && name < l->str + l->str_size;
+}
 
 /* A reference to decode at LEVEL (none: the slot stays NULL). */
 static int lazy_fixup(struct loader *l, struct type **slot, uint64_t off, uint8_t level)
@@ -778,15 +788,20 @@ slow:
 			if (named)
 				e->flags |= LD_NAMED;
 			if ((k->c & SK_NAMED_KIND) && named && !di.declaration && nr_missing) {
+				/* compared through a copy of its page: most of
+				 * these names are never read again */
+				const char *name = in_str(l, di.name) ?
+						   elf_page_copies_at(l->strs, di.name, z->name_need) :
+						   di.name;
 				size_t i = 0, n = nr_names;
 
 				/* many names: the run of them equal to this one */
-				if (z->sorted && !lazy_name_range(z, di.name, &i, &n))
+				if (z->sorted && !lazy_name_range(z, name, &i, &n))
 					n = i;
 				for (; i < n; i++) {
 					size_t j = z->sorted ? z->sorted[i] : i;
 
-					if (!found[j] && !strcmp(di.name, names[j])) {
+					if (!found[j] && !strcmp(name, names[j])) {
 						found[j] = e->off;
 						if (!--nr_missing && z->stop_off == UINT64_MAX)
 							z->stop_off = 0;	/* all found */
@@ -842,6 +857,57 @@ static bool lazy_eligible(const struct loader *l)
 	       !l->opts->skip_functions && u->end - u->offset < UINT32_MAX;
 }
 
+/* *NAME read through l->strs into the model's arena: 0, or -1 out of
+ * memory. A name the copies do not hold stays where it is. */
+static int localize(struct loader *l, const char **name)
+{
+	const char *c;
+
+	if (!in_str(l, *name))
+		return 0;
+	c = elf_page_copies_str(l->strs, *name);
+	if (c != *name) {
+		c = arena_strdup(&l->cu->arena, c);
+		if (!c)
+			return oom(l);
+		*name = c;
+	}
+	return 0;
+}
+
+/*
+ * The names printing reads, copied out of copies of their pages
+ * (elf/elf_page_copies.h: a pread a page, where the mapping costs a page
+ * fault): each type's own (a member's type is printed by its name, and
+ * pahole's find_by_name() compares them), and the members' and values' of
+ * the types printed whole (the named ones asked for) or inline (anonymous
+ * ones). A struct decoded for its layout alone keeps its members' names in
+ * the mapping: they are not printed, so their pages are never touched.
+ * What this misses is read through the mapping, as without it.
+ */
+static int localize_names(struct loader *l)
+{
+	for (size_t i = 0; l->strs && i < l->types.len; i++) {
+		struct type *t = l->types.data[i];
+		const struct lazy_type *in = &l->lazy->info.data[t->id];
+
+		if (localize(l, &t->name))
+			return -1;
+		if (!in->kids || (in->level != LV_FULL && t->name))
+			continue;
+		if (t->kind == TK_STRUCT || t->kind == TK_UNION || t->kind == TK_CLASS) {
+			for (uint32_t j = 0; j < t->composite.nr_members; j++)
+				if (localize(l, &t->composite.members[j].name))
+					return -1;
+		} else if (t->kind == TK_ENUM) {
+			for (uint32_t j = 0; j < t->enumeration.nr_values; j++)
+				if (localize(l, &t->enumeration.values[j].name))
+					return -1;
+		}
+	}
+	return 0;
+}
+
 /* A partial load of l->dcu: 0 done, 1 not possible here (the caller does
  * the full walk), -1 error. */
 int loader_lazy_load(struct loader *l)
@@ -894,6 +960,9 @@ int loader_lazy_load(struct loader *l)
 	}
 	z->names = o->only_types;
 	z->nr_names = z->nr_missing = o->nr_only_types;
+	for (size_t i = 0; i < z->nr_names; i++)
+		if (strlen(z->names[i]) >= z->name_need)
+			z->name_need = strlen(z->names[i]) + 1;
 	z->found = found;
 	if (z->nr_names > 4) {
 		z->sorted = o->only_types_order;
@@ -929,6 +998,8 @@ int loader_lazy_load(struct loader *l)
 		if (found[i] && (lazy_request(l, found[i], LV_FULL, &t) || lazy_resolve(l)))
 			goto out;
 	}
+	if (localize_names(l))
+		goto out;
 	/* DIE order, as the full walk made them: the listed DIEs' order */
 	if (l->types.len) {
 		size_t n = 0;

@@ -211,6 +211,9 @@ struct loader {
 	bool importing;
 	/* A partial load (load_options.only_types): see lazy_load() */
 	struct lazy *lazy;
+	/* load_cu()'s STRS: what a partial load reads names through, or
+	 * NULL */
+	struct elf_page_copies *strs;
 
 	/* The plans by one-byte abbreviation code (the cursor's common case):
 	 * the code byte leads to its plan in one load, not through the

@@ -40,7 +40,7 @@ static int fixture_load_check(const char *cmd, const char *bin, const char *what
 	CHECK(dw_file_init(&df, ef, &err) == 0, "%s: dw_file_init: %s", what, err.msg);
 	if (!err.set) {
 		for (size_t u = 0; u < df.nr_units; u++) {
-			struct cu_model *cu = load_cu(&df, u, NULL, NULL, &err);
+			struct cu_model *cu = load_cu(&df, u, NULL, NULL, NULL, &err);
 
 			CHECK(cu, "%s: load_cu: %s", what, err.msg);
 			if (cu && cu->name && strstr(cu->name, needle)) {

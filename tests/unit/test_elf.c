@@ -21,6 +21,7 @@
 #include <zstd.h>
 
 #include "elf/elf_file.h"
+#include "test_sh.h"
 
 #ifndef ELFCOMPRESS_ZSTD
 #define ELFCOMPRESS_ZSTD 2
@@ -45,19 +46,6 @@ struct t {
 	} while (0)
 
 /* ---- helpers ------------------------------------------------------------ */
-
-static int sh(const char *fmt, ...)
-{
-	char cmd[2048];
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	rc = system(cmd);
-	return rc == -1 ? -1 : WEXITSTATUS(rc);
-}
 
 static char *path_in(const struct t *t, const char *name)
 {
@@ -282,7 +270,7 @@ static void check_against_eu_strip(struct t *t, const char *obj, const char *str
 	struct cu_strings cs;
 	long nsyms;
 
-	if (sh("eu-strip --reloc-debug-sections-only -o %s %s", stripped, obj)) {
+	if (test_sh("eu-strip --reloc-debug-sections-only -o %s %s", stripped, obj)) {
 		CHECK(t, false, "eu-strip failed on %s", obj);
 		goto out;
 	}
@@ -615,7 +603,7 @@ static bool build_fixtures(struct t *t)
 		return false;
 	fputs(source, f);
 	fclose(f);
-	ok = !sh("cd %s && gcc -g -O0 -c a.c -o a.o && gcc -g -O0 a.c -o a.out"
+	ok = !test_sh("cd %s && gcc -g -O0 -c a.c -o a.o && gcc -g -O0 a.c -o a.out"
 		 " && gcc -g -O0 -Wa,--compress-debug-sections=zlib -c a.c -o gz.o"
 		 " && objcopy --compress-debug-sections=zlib-gabi a.o zlib.o"
 		 " && objcopy --compress-debug-sections=zstd a.o zstd.o"
@@ -623,7 +611,7 @@ static bool build_fixtures(struct t *t)
 		 " && objcopy --compress-debug-sections=zlib-gabi a.out zlib.out"
 		 " && objcopy --compress-debug-sections=zstd a.out zstd.out",
 		 t->dir);
-	if (ok && sh("cd %s && gcc -m32 -g -gdwarf-4 -O0 -c a.c -o a32.o 2>/dev/null", t->dir))
+	if (ok && test_sh("cd %s && gcc -m32 -g -gdwarf-4 -O0 -c a.c -o a32.o 2>/dev/null", t->dir))
 		fprintf(stderr, "note: gcc -m32 unavailable, i386 object skipped\n");
 	free(src);
 	return ok;
@@ -1517,7 +1505,7 @@ int main(void)
 			printf("note: %s not found, kernel module check skipped\n", ko);
 		}
 	}
-	sh("rm -rf '%s'", t.dir);
+	test_sh("rm -rf '%s'", t.dir);
 	printf("%d checks, %d failures\n", t.checks, t.fails);
 	return t.fails ? 1 : 0;
 }

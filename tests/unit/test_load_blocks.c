@@ -90,8 +90,8 @@ static int check_file(const char *bin, const char *what)
 	CHECK(dw_file_init(&df, ef, &err) == 0, "%s: dw_file_init: %s", what, err.msg);
 	if (!err.set) {
 		for (size_t u = 0; u < df.nr_units; u++) {
-			struct cu_model *a = load_cu(&df, u, NULL, NULL, &err);
-			struct cu_model *b = a ? load_cu(&df, u, &skip, NULL, &err) : NULL;
+			struct cu_model *a = load_cu(&df, u, NULL, NULL, NULL, &err);
+			struct cu_model *b = a ? load_cu(&df, u, &skip, NULL, NULL, &err) : NULL;
 
 			CHECK(a && b, "%s: load_cu: %s", what, err.msg);
 			if (a && b && a->name && strstr(a->name, "blocks.c")) {
