@@ -33,9 +33,9 @@ void elf_page_copies_free(struct elf_page_copies *pc)
 	for (size_t d = 0; d < pc->nr_dir; d++)
 		free(pc->dir[d]);
 	free(pc->dir);
-	for (size_t i = 0; i < pc->nr_reads; i++)
-		free(pc->reads[i]);
-	free(pc->reads);
+	for (size_t i = 0; i < pc->reads.len; i++)
+		free(pc->reads.data[i]);
+	elf_read_vec_free(&pc->reads);
 	memset(pc, 0, sizeof(*pc));
 }
 
@@ -62,23 +62,14 @@ static const struct elf_page_copy *page_copy(struct elf_page_copies *pc, size_t 
 	e = &pc->dir[d][page % DIR_PAGES];
 	if (!e->tried) {
 		/* the page alone, or its block's pages not read yet */
-		size_t n = pc->nr_reads >= BLOCK_AFTER ? BLOCK : 1;
+		size_t n = pc->reads.len >= BLOCK_AFTER ? BLOCK : 1;
 		size_t first = page - page % n, start = first * PAGE;
 		size_t len = pc->size - start;
 		char *buf = NULL;
 
 		if (len > n * PAGE + SPILL)
 			len = n * PAGE + SPILL;
-		if (pc->nr_reads == pc->cap_reads) {
-			size_t cap = pc->cap_reads ? 2 * pc->cap_reads : 64;
-			char **r = realloc(pc->reads, cap * sizeof(*r));
-
-			if (r) {
-				pc->reads = r;
-				pc->cap_reads = cap;
-			}
-		}
-		if (pc->nr_reads < pc->cap_reads)
+		if (!elf_read_vec_reserve(&pc->reads, pc->reads.len + 1))
 			buf = malloc(len);
 		if (buf && elf_file_read(pc->ef, pc->base + start, buf, len)) {
 			free(buf);
@@ -88,7 +79,7 @@ static const struct elf_page_copy *page_copy(struct elf_page_copies *pc, size_t 
 			e->tried = true;	/* through the mapping */
 			return NULL;
 		}
-		pc->reads[pc->nr_reads++] = buf;
+		pc->reads.data[pc->reads.len++] = buf;
 		for (size_t i = 0; i < n && (first + i) * PAGE < pc->size; i++) {
 			struct elf_page_copy *x = &pc->dir[d][(first + i) % DIR_PAGES];
 

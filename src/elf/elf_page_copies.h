@@ -28,7 +28,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/vec.h"
+
 struct elf_file;
+
+DEFINE_VEC(elf_read_vec, char *)
 
 #define ELF_PAGE_COPY_SIZE 4096u	/* a page */
 #define ELF_PAGE_COPY_DIR 512u		/* pages a directory covers */
@@ -47,8 +51,7 @@ struct elf_page_copies {
 	size_t size;
 	struct elf_page_copy **dir;
 	size_t nr_dir;
-	char **reads;		/* the buffers read into, to free */
-	size_t nr_reads, cap_reads;
+	struct elf_read_vec reads;	/* the buffers read into, to free */
 };
 
 /* An empty set of copies of EF's pages (EF NULL, or a file given as memory:

@@ -960,9 +960,12 @@ int loader_lazy_load(struct loader *l)
 	}
 	z->names = o->only_types;
 	z->nr_names = z->nr_missing = o->nr_only_types;
-	for (size_t i = 0; i < z->nr_names; i++)
-		if (strlen(z->names[i]) >= z->name_need)
-			z->name_need = strlen(z->names[i]) + 1;
+	for (size_t i = 0; i < z->nr_names; i++) {
+		size_t need = strlen(z->names[i]) + 1;
+
+		if (need > z->name_need)
+			z->name_need = need;
+	}
 	z->found = found;
 	if (z->nr_names > 4) {
 		z->sorted = o->only_types_order;

@@ -122,10 +122,10 @@ static int run(const char *dir)
 
 		CHECK(c != s && !strcmp(c, "p3"), "short string: %p %p '%s'", (void *)c,
 		      (void *)s, c);
-		CHECK(pc.nr_reads == 1, "one read: %zu", pc.nr_reads);
+		CHECK(pc.reads.len == 1, "one read: %zu", pc.reads.len);
 		/* the same page again: no read */
 		c = elf_page_copies_str(&pc, base + 3 * PAGE + 4090);
-		CHECK(pc.nr_reads == 1, "the page's copy kept: %zu", pc.nr_reads);
+		CHECK(pc.reads.len == 1, "the page's copy kept: %zu", pc.reads.len);
 		/* its end in the spill: whole from the copy */
 		CHECK(c != base + 3 * PAGE + 4090 && strlen(c) == 100 &&
 		      !memcmp(c, base + 3 * PAGE + 4090, 101), "across the page's end: %p %p %zu", (void *)c, (void *)(base + 3 * PAGE + 4090), strlen(c));
@@ -165,12 +165,12 @@ static int run(const char *dir)
 				continue;	/* under the long string */
 			snprintf(want, sizeof(want), "p%d", p);
 			bad += c == s || strcmp(c, want);
-			if (pc.nr_reads == 256 && !pages_read)
+			if (pc.reads.len == 256 && !pages_read)
 				pages_read = (size_t)p + 1;
 		}
 		CHECK(!bad, "%d pages' strings not from copies or wrong", bad);
 		CHECK(pages_read > 0, "256 reads reached");
-		before = pc.nr_reads;
+		before = pc.reads.len;
 		/* the file's pages of the section, 4 KiB reads to 256, then 16
 		 * pages a read (the section starts anywhere in a page) */
 		CHECK(before <= 256 + (PAGES - pages_read) / 16 + 3, "%zu reads for %d pages",
